@@ -1,0 +1,1 @@
+"""forumplay: director-moderated forum play."""

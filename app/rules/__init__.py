@@ -1,0 +1,1 @@
+"""The functional core: pure, deterministic rulesets. See base.py for the contract."""

@@ -1,0 +1,235 @@
+"""The contract between the pure rules core and the service shell.
+
+A ruleset is a package under ``app.rules`` that exports one object implementing
+:class:`Ruleset`. It never imports the web, the database, the clock or the global
+``random``: time arrives as ``now`` and randomness as a ``random.Random`` that the
+shell derives from (game seed, step id) with :func:`step_rng`.
+
+Everything that happens to a running game is a :class:`Step`: a player's order, its
+withdrawal, "ready", a due timer, a director's edit. The shell records every step
+(kind, actor, payload, time) before it commits, so a game can be replayed from its
+seed and its steps, byte for byte (``GET /verify``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, ClassVar, Literal, Protocol
+
+from pydantic import BaseModel
+
+JSON = dict[str, Any]
+
+# Step kinds the shell produces. A ruleset may reject any it does not support
+# with RuleViolation("unsupported_step", ...).
+STEP_START = "start"  # the director started the game (leaves setup)
+STEP_ORDER = "order"  # payload: {"order_id": str, "order": {...body...}}
+STEP_REVISE = "revise"  # payload: {"order_id": str, "order": {...new body...}}
+STEP_WITHDRAW = "withdraw"  # payload: {"order_id": str}
+STEP_READY = "ready"  # payload: {}
+STEP_TIMER = "timer"  # payload: {"kind": str, "key": str, "data": {...timer payload...}}
+STEP_DIRECTOR = "director"  # payload: {"action": str, ...}; ruleset-specific state edits
+
+
+class RuleViolation(Exception):
+    """An order or action that the rules (or the game's phase) do not allow.
+
+    ``code`` is a stable machine code, ``rule`` the rule ID broken (``"TB-13"``) or
+    None, ``message_zh``/``message_en`` what a player reads. ``status`` is the HTTP
+    status the shell answers with: 409 for rule/phase conflicts (the default), 404 when
+    the thing named must not be confirmed to exist, 422 for a malformed body.
+    A ruleset must raise it before changing anything.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        rule: str | None,
+        message_zh: str,
+        message_en: str,
+        status: int = 409,
+    ) -> None:
+        super().__init__(f"{code} ({rule}): {message_en}")
+        self.code = code
+        self.rule = rule
+        self.message_zh = message_zh
+        self.message_en = message_en
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One roster entry. ``side`` is "A"/"B" in team battle, None where unused."""
+
+    id: str
+    name: str
+    side: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who caused a step: a player (with their side), the director, or the system (timers)."""
+
+    role: Literal["player", "director", "system"]
+    player_id: str | None = None
+    side: str | None = None
+
+
+SYSTEM = Actor(role="system")
+DIRECTOR = Actor(role="director")
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is looking: the director, one player (with their side), or the public."""
+
+    role: Literal["director", "player", "public"]
+    player_id: str | None = None
+    side: str | None = None
+
+
+PUBLIC_VIEWER = Viewer(role="public")
+DIRECTOR_VIEWER = Viewer(role="director")
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One input to a game. ``id`` is stable across replays (the shell uses "s<seq>")."""
+
+    id: str
+    kind: str
+    actor: Actor
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+
+# Audience tags. An event is visible to a viewer when any tag matches, or once its
+# ``reveal_at`` condition holds (``"end"``: when the game is finished).
+AUDIENCE_PUBLIC = "public"
+AUDIENCE_DIRECTOR = "director"
+
+
+def side_audience(side: str) -> str:
+    return f"side:{side}"
+
+
+def player_audience(player_id: str) -> str:
+    return f"player:{player_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something a step caused, with who may see it.
+
+    ``data`` must be JSON-serialisable and deterministic (no times from the wall clock,
+    no set ordering), since replay compares it byte for byte. The director always sees
+    every event; ``audience`` needs to list ``"director"`` only for director-only events.
+    """
+
+    kind: str
+    data: JSON
+    audience: tuple[str, ...] = (AUDIENCE_PUBLIC,)
+    reveal_at: str | None = None
+
+
+def event_visible(
+    audience: Sequence[str], reveal_at: str | None, viewer: Viewer, finished: bool
+) -> bool:
+    """The single audience filter for events, used by every endpoint that lists them."""
+    if viewer.role == "director":
+        return True
+    if AUDIENCE_PUBLIC in audience:
+        return True
+    if reveal_at == "end" and finished:
+        return True
+    if viewer.role == "player":
+        if viewer.side is not None and side_audience(viewer.side) in audience:
+            return True
+        if viewer.player_id is not None and player_audience(viewer.player_id) in audience:
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class TimerSpec:
+    """A deadline the ruleset wants: (kind, key) is unique per game; scheduling the
+    same (kind, key) again replaces the earlier one. ``due_at`` is UTC-aware."""
+
+    kind: str
+    key: str
+    due_at: datetime
+    data: JSON = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What ``apply`` returns.
+
+    - ``state``: the new state (a fresh object; the input state is never mutated);
+    - ``events``: what happened, in order, each with its audience;
+    - ``timers``: deadlines to (re)schedule; ``cancel_timers``: (kind, key) to drop;
+    - ``order_status``: order_id -> new status for orders this step touched
+      (``"pending"``, ``"withdrawn"``, ``"resolved"``, ``"void"``, ``"held"`` ...);
+    - ``finished``: the game is over (the shell reveals the seed);
+    - ``reply``: extra fields for the HTTP reply to the actor (e.g. an immediate
+      action's private result). It must already be filtered for the actor.
+    """
+
+    state: JSON
+    events: list[Event] = field(default_factory=list)
+    timers: list[TimerSpec] = field(default_factory=list)
+    cancel_timers: list[tuple[str, str]] = field(default_factory=list)
+    order_status: dict[str, str] = field(default_factory=dict)
+    finished: bool = False
+    reply: JSON = field(default_factory=dict)
+
+
+class Ruleset(Protocol):
+    """What every game type implements. See the module docstring."""
+
+    name: ClassVar[str]
+    settings_model: ClassVar[type[BaseModel]]
+
+    def initial_state(self, settings: BaseModel, roster: Sequence[Player]) -> JSON:
+        """The state at the start step, before ``apply(STEP_START)``. Pure, no RNG."""
+        ...
+
+    def validate_roster(self, settings: BaseModel, roster: Sequence[Player]) -> None:
+        """Raise RuleViolation if the game cannot start with this roster."""
+        ...
+
+    def validate_player(self, settings: BaseModel, name: str, side: str | None) -> None:
+        """Raise RuleViolation if a player with this side may not be added."""
+        ...
+
+    def validate(self, state: JSON, step: Step, now: datetime) -> None:
+        """Raise RuleViolation if ``step`` is not allowed now. Never mutates."""
+        ...
+
+    def apply(self, state: JSON, step: Step, rng: random.Random, now: datetime) -> Outcome:
+        """Validate then apply one step. Deterministic in (state, step, rng, now)."""
+        ...
+
+    def view(self, state: JSON, viewer: Viewer) -> JSON:
+        """Exactly what ``viewer`` may see of the state right now. The only such place."""
+        ...
+
+    def phase(self, state: JSON) -> str:
+        """The current phase name for the public summary."""
+        ...
+
+    def is_finished(self, state: JSON) -> bool: ...
+
+
+def seed_commitment(seed: str) -> str:
+    """The public SHA-256 commitment to a game's secret seed (hex)."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+def step_rng(seed: str, step_id: str) -> random.Random:
+    """The RNG for one step: derived from (seed, step id) and nothing else."""
+    digest = hashlib.sha256(f"{seed}\x00{step_id}".encode()).digest()
+    return random.Random(int.from_bytes(digest, "big"))
