@@ -1,0 +1,42 @@
+# forumplay: `make run` serves on the embedded SQLite default; `make test` runs every check.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck test-sqlite test-postgres bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+run: $(STAMP)  ## create the database, apply migrations, serve http://127.0.0.1:8000 (/docs)
+	$(BIN)/python -m app serve
+
+test: $(STAMP)  ## ruff, mypy, and the whole suite on SQLite and on PostgreSQL
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/pytest --db sqlite
+	$(BIN)/pytest --db postgres
+
+lint: $(STAMP)
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+test-sqlite: $(STAMP)
+	$(BIN)/pytest --db sqlite
+
+test-postgres: $(STAMP)
+	$(BIN)/pytest --db postgres
+
+bench: $(STAMP)  ## engine benchmarks (service benchmarks need PostgreSQL: see bench/README.md)
+	$(BIN)/python bench/team_battle_engine.py
+	$(BIN)/python bench/island_engine.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache data

@@ -1,0 +1,92 @@
+"""Request plumbing: the bearer token, the clock, and the one commit point (``run``)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Game
+from app.services import idempotency
+from app.services.auth import Principal, principal_for
+from app.services.games import load_game
+
+_bearer = HTTPBearer(auto_error=False, description="A director, player or admin token.")
+
+
+def bearer_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    return credentials.credentials if credentials else None
+
+
+Token = Annotated[str | None, Depends(bearer_token)]
+
+GameAction = Callable[[AsyncSession, Game, Principal], Awaitable[Any]]
+SessionAction = Callable[[AsyncSession], Awaitable[Any]]
+
+
+async def run(
+    request: Request,
+    action: SessionAction,
+    status_code: int = 200,
+    token: str | None = None,
+    idempotent: bool = False,
+) -> JSONResponse:
+    """Run ``action`` in one transaction and commit once. With an Idempotency-Key, the
+    first response is stored in the same transaction and replayed on retries."""
+    sessionmaker = request.app.state.sessionmaker
+    key = request.headers.get("Idempotency-Key") if idempotent else None
+    scope = idempotency.scope_for(token)
+    method = request.method
+    # The key names one request: the same key with another body is refused, not replayed.
+    digest = hashlib.sha256(await request.body()).hexdigest()[:32]
+    path = f"{request.url.path}#{digest}"
+    for attempt in (1, 2):
+        try:
+            async with sessionmaker() as session, session.begin():
+                if key:
+                    found = await idempotency.lookup(session, scope, key, method, path)
+                    if found is not None:
+                        return JSONResponse(found.body["body"], status_code=found.status_code)
+                body = jsonable_encoder(await action(session))
+                if key:
+                    now = request.app.state.clock.now()
+                    idempotency.remember(session, scope, key, method, path, status_code, body, now)
+            return JSONResponse(body, status_code=status_code)
+        except IntegrityError:
+            # A concurrent retry with the same key committed first: replay its answer.
+            if not key or attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def run_game(
+    request: Request,
+    game_id: str,
+    token: str | None,
+    action: GameAction,
+    lock: bool = True,
+    status_code: int = 200,
+    idempotent: bool = False,
+) -> JSONResponse:
+    """``run`` for one game: load (and lock) it, work out who the caller is, act."""
+    admin_token = request.app.state.settings.admin_token
+
+    async def inside(session: AsyncSession) -> Any:
+        game = await load_game(session, game_id, lock=lock)
+        principal = await principal_for(session, game, token, admin_token)
+        return await action(session, game, principal)
+
+    return await run(request, inside, status_code, token=token, idempotent=idempotent)
+
+
+def now(request: Request) -> Any:
+    return request.app.state.clock.now()

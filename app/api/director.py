@@ -1,0 +1,98 @@
+"""The director's tools."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.deps import Token, now, run_game
+from app.api.schemas import ExtendDeadline
+from app.models import Game
+from app.services import director as director_service
+from app.services.auth import Principal
+
+router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["director"])
+
+
+@router.post("/advance")
+async def advance(request: Request, game_id: str, token: Token) -> JSONResponse:
+    """Close the current phase now (run the game's next due timer now)."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await director_service.advance(session, game, principal, now(request))
+
+    return await run_game(request, game_id, token, action)
+
+
+@router.post("/pause")
+async def pause(request: Request, game_id: str, token: Token) -> JSONResponse:
+    """Stop all of the game's clocks (remaining time is kept)."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await director_service.pause(session, game, principal, now(request))
+
+    return await run_game(request, game_id, token, action)
+
+
+@router.post("/resume")
+async def resume(request: Request, game_id: str, token: Token) -> JSONResponse:
+    """Restart the game's clocks with the time they had left."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await director_service.resume(session, game, principal, now(request))
+
+    return await run_game(request, game_id, token, action)
+
+
+@router.post("/deadline")
+async def extend_deadline(
+    request: Request, game_id: str, body: ExtendDeadline, token: Token
+) -> JSONResponse:
+    """Extend a deadline (capped by the game's max_extensions_per_deadline)."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await director_service.extend_deadline(
+            session, game, principal, body.seconds, body.kind, body.key, now(request)
+        )
+
+    return await run_game(request, game_id, token, action)
+
+
+@router.post("/director/actions")
+async def director_action(
+    request: Request,
+    game_id: str,
+    token: Token,
+    body: dict[str, Any] = Body(
+        ..., examples=[{"action": "set_morale", "side": "A", "morale": 10}]
+    ),
+) -> JSONResponse:
+    """Edit the game as the rules' referee (each edit is an audited event)."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await director_service.director_action(session, game, principal, body, now(request))
+
+    return await run_game(request, game_id, token, action)
+
+
+@router.get("/audit")
+async def audit(request: Request, game_id: str, token: Token) -> JSONResponse:
+    """Every director action on this game, oldest first."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await director_service.audit_log(session, game, principal)
+
+    return await run_game(request, game_id, token, action, lock=False)
+
+
+@router.get("/timers")
+async def timers(request: Request, game_id: str, token: Token) -> JSONResponse:
+    """The game's pending deadlines."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await director_service.timers(session, game, principal)
+
+    return await run_game(request, game_id, token, action, lock=False)

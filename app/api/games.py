@@ -1,0 +1,113 @@
+"""Games, players, views, events, verification."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.deps import Token, now, run, run_game
+from app.api.schemas import AddPlayer, CreateGame
+from app.errors import AppError
+from app.models import Game
+from app.services import games as games_service
+from app.services import verify as verify_service
+from app.services.auth import Principal, is_admin
+
+router = APIRouter(prefix="/api/v1", tags=["games"])
+
+
+@router.post("/games", status_code=201)
+async def create_game(request: Request, body: CreateGame, token: Token) -> JSONResponse:
+    """Create a game; the caller becomes its director (the token is shown once)."""
+    admin_token = request.app.state.settings.admin_token
+    if admin_token and not is_admin(token, admin_token):
+        raise AppError(
+            401 if token is None else 403,
+            "admin_required",
+            "创建游戏需要管理员令牌。",
+            "Creating a game requires the admin token.",
+        )
+
+    async def action(session: AsyncSession) -> Any:
+        return await games_service.create_game(
+            session,
+            body.ruleset,
+            body.title,
+            body.settings,
+            body.timezone,
+            body.options,
+            now(request),
+        )
+
+    return await run(request, action, 201, token=token, idempotent=True)
+
+
+@router.get("/games/{game_id}")
+async def get_game(request: Request, game_id: str, token: Token) -> JSONResponse:
+    """Public summary: ruleset, title, status, phase, deadline, seed commitment."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await games_service.summary(session, game)
+
+    return await run_game(request, game_id, None, action, lock=False)
+
+
+@router.post("/games/{game_id}/players", status_code=201)
+async def add_player(request: Request, game_id: str, body: AddPlayer, token: Token) -> JSONResponse:
+    """Add a player (director, during setup); the player's token is shown once."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await games_service.add_player(
+            session, game, principal, body.name, body.side, now(request)
+        )
+
+    return await run_game(request, game_id, token, action, status_code=201, idempotent=True)
+
+
+@router.post("/games/{game_id}/start")
+async def start_game(request: Request, game_id: str, token: Token) -> JSONResponse:
+    """Leave setup: start the first phase and its deadline."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await games_service.start_game(session, game, principal, now(request))
+
+    return await run_game(request, game_id, token, action)
+
+
+@router.get("/games/{game_id}/view")
+async def get_view(request: Request, game_id: str, token: Token) -> JSONResponse:
+    """What the caller may see now (director: everything; player: their view; else public)."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await games_service.view(session, game, principal)
+
+    return await run_game(request, game_id, token, action, lock=False)
+
+
+@router.get("/games/{game_id}/events")
+async def get_events(
+    request: Request,
+    game_id: str,
+    token: Token,
+    after: int = Query(0, ge=0, description="Only events numbered above this"),
+    limit: int = Query(500, ge=1, le=5000),
+) -> JSONResponse:
+    """Events visible to the caller, in order, paged by ``after``."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await games_service.events(session, game, principal, after, limit)
+
+    return await run_game(request, game_id, token, action, lock=False)
+
+
+@router.get("/games/{game_id}/verify")
+async def verify_game(request: Request, game_id: str) -> JSONResponse:
+    """Re-run the game from its revealed seed and recorded orders; compare every event."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await verify_service.verify(session, game)
+
+    return await run_game(request, game_id, None, action, lock=False)

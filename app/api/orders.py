@@ -1,0 +1,94 @@
+"""Players' orders and readiness."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Query, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.deps import Token, now, run_game
+from app.models import Game
+from app.services import orders as orders_service
+from app.services.auth import Principal
+
+router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["orders"])
+
+OrderBody = Body(
+    ...,
+    examples=[{"type": "deploy", "troops": [4, 7, 8, 6, 5]}, {"type": "retreat", "slot": 2}],
+    description="An order of the game's ruleset (see API.md)",
+)
+
+
+@router.post("/orders", status_code=201)
+async def submit_order(
+    request: Request, game_id: str, token: Token, body: dict[str, Any] = OrderBody
+) -> JSONResponse:
+    """Submit an order for yourself (or your side)."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await orders_service.submit_order(session, game, principal, body, now(request))
+
+    return await run_game(request, game_id, token, action, status_code=201, idempotent=True)
+
+
+@router.get("/orders")
+async def list_orders(
+    request: Request, game_id: str, token: Token, status: str | None = Query(None)
+) -> JSONResponse:
+    """Your own (or your side's) orders; the director sees all."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await orders_service.list_orders(session, game, principal, status)
+
+    return await run_game(request, game_id, token, action, lock=False)
+
+
+@router.put("/orders/{order_id}")
+async def revise_order(
+    request: Request, game_id: str, order_id: str, token: Token, body: dict[str, Any] = OrderBody
+) -> JSONResponse:
+    """Revise a pending order while the rules allow."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await orders_service.revise_order(
+            session, game, principal, order_id, body, now(request)
+        )
+
+    return await run_game(request, game_id, token, action)
+
+
+@router.delete("/orders/{order_id}")
+async def withdraw_order(
+    request: Request, game_id: str, order_id: str, token: Token
+) -> JSONResponse:
+    """Withdraw an order while the rules allow."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await orders_service.withdraw_order(session, game, principal, order_id, now(request))
+
+    return await run_game(request, game_id, token, action)
+
+
+@router.get("/orders/{order_id}/history")
+async def order_history(
+    request: Request, game_id: str, order_id: str, token: Token
+) -> JSONResponse:
+    """Every submission, revision and status change of one order, with who."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await orders_service.order_history(session, game, principal, order_id)
+
+    return await run_game(request, game_id, token, action, lock=False)
+
+
+@router.post("/ready")
+async def ready(request: Request, game_id: str, token: Token) -> JSONResponse:
+    """Mark your side done for this phase; it closes early when every side is ready."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await orders_service.mark_ready(session, game, principal, now(request))
+
+    return await run_game(request, game_id, token, action)

@@ -1,0 +1,133 @@
+"""The app factory. The ASGI app is ``app.main:app``; its lifespan starts the deadline loop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.api import director, games, orders
+from app.clock import Clock, SystemClock
+from app.db import make_engine, make_sessionmaker
+from app.errors import AppError, prefers_english, problem
+from app.rules.base import RuleViolation
+from app.scheduler import scheduler_loop
+from app.settings import Settings, get_settings
+
+PROBLEM_JSON = "application/problem+json"
+log = logging.getLogger("forumplay")
+
+
+def _problem_response(request: Request, error: AppError) -> JSONResponse:
+    english = prefers_english(request.headers.get("accept-language"))
+    return JSONResponse(problem(error, english), status_code=error.status, media_type=PROBLEM_JSON)
+
+
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    clock = clock or SystemClock()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_echo)
+        app.state.engine = engine
+        app.state.sessionmaker = make_sessionmaker(engine)
+        task = None
+        if settings.scheduler_enabled:
+            task = asyncio.create_task(
+                scheduler_loop(
+                    app.state.sessionmaker,
+                    clock,
+                    settings.scheduler_interval_seconds,
+                    settings.scheduler_batch,
+                )
+            )
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await engine.dispose()
+
+    app = FastAPI(
+        title="forumplay",
+        version="0.1.0",
+        description="Director-moderated forum play (论坛戏): hidden orders, durable deadlines, "
+        "verifiable dice. Errors are application/problem+json; send Accept-Language: en "
+        "for English messages (Chinese is the default).",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.clock = clock
+
+    @app.exception_handler(AppError)
+    async def app_error(request: Request, error: AppError) -> JSONResponse:
+        return _problem_response(request, error)
+
+    @app.exception_handler(RuleViolation)
+    async def rule_violation(request: Request, violation: RuleViolation) -> JSONResponse:
+        return _problem_response(request, AppError.from_violation(violation))
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()]
+        return _problem_response(
+            request,
+            AppError(
+                422,
+                "invalid_body",
+                "请求格式有误：" + "；".join(problems),
+                "Malformed request: " + "; ".join(problems),
+                extra={"errors": problems},
+            ),
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        if error.status_code == 404:
+            failure = AppError(404, "not_found", "没有这个地址。", "No such endpoint.")
+        elif error.status_code == 405:
+            failure = AppError(
+                405, "method_not_allowed", "不支持该请求方法。", "Method not allowed."
+            )
+        else:
+            failure = AppError(
+                error.status_code, "http_error", str(error.detail), str(error.detail)
+            )
+        return _problem_response(request, failure)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception) -> JSONResponse:
+        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
+        failure = AppError(
+            500,
+            "internal_error",
+            "服务器内部错误，操作未生效。",
+            "Internal error; nothing was changed.",
+        )
+        return _problem_response(request, failure)
+
+    @app.get("/healthz", tags=["ops"])
+    async def healthz(request: Request) -> dict[str, Any]:
+        """Liveness and database check."""
+        async with request.app.state.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+        return {"ok": True}
+
+    app.include_router(games.router)
+    app.include_router(orders.router)
+    app.include_router(director.router)
+    return app
+
+
+app = create_app()

@@ -1,0 +1,218 @@
+"""SQLAlchemy tables. Alembic migrations (migrations/) are the only way the schema is made."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# Plain JSON (not JSONB) on PostgreSQL too: it keeps key order, so a state read back
+# is the same document the engine wrote and replay stays byte-identical.
+JsonType = JSON()
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Stored as UTC, always returned timezone-aware (SQLite keeps no offset)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {dict[str, Any]: JsonType, list[Any]: JsonType, datetime: UTCDateTime}
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(32))
+    title: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(16))  # setup | running | paused | finished
+    settings: Mapped[dict[str, Any]]
+    options: Mapped[dict[str, Any]]
+    timezone: Mapped[str] = mapped_column(String(64))
+    state: Mapped[dict[str, Any] | None]
+    seed: Mapped[str] = mapped_column(String(128))
+    seed_commitment: Mapped[str] = mapped_column(String(64))
+    seed_revealed: Mapped[bool] = mapped_column(Boolean, default=False)
+    director_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    step_seq: Mapped[int] = mapped_column(Integer, default=0)
+    event_seq: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+    paused_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("game_id", "name"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    ordinal: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(100))
+    side: Mapped[str | None] = mapped_column(String(16))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime]
+
+
+class StepRow(Base):
+    """Every accepted input to a game, in order: what replay (GET /verify) re-runs."""
+
+    __tablename__ = "steps"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    actor_role: Mapped[str] = mapped_column(String(16))
+    actor_player_id: Mapped[str | None] = mapped_column(String(32))
+    actor_side: Mapped[str | None] = mapped_column(String(16))
+    payload: Mapped[dict[str, Any]]
+    at: Mapped[datetime]
+    state_hash: Mapped[str] = mapped_column(String(64))
+
+
+class EventRow(Base):
+    """The append-only event log. ``step_seq`` is null for service events (pause, resume)."""
+
+    __tablename__ = "events"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    step_seq: Mapped[int | None] = mapped_column(Integer)
+    at: Mapped[datetime]
+    kind: Mapped[str] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]]
+    audience: Mapped[list[Any]]
+    reveal_at: Mapped[str | None] = mapped_column(String(32))
+
+
+class OrderRow(Base):
+    __tablename__ = "orders"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    side: Mapped[str | None] = mapped_column(String(16))
+    type: Mapped[str] = mapped_column(String(32))
+    body: Mapped[dict[str, Any]]
+    status: Mapped[str] = mapped_column(String(16))
+    step_seq: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
+class OrderRevision(Base):
+    """Every submission, revision, withdrawal and status change of an order, with who."""
+
+    __tablename__ = "order_revisions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    order_id: Mapped[str] = mapped_column(ForeignKey("orders.id", ondelete="CASCADE"), index=True)
+    action: Mapped[str] = mapped_column(String(16))  # submit | revise | withdraw | status
+    body: Mapped[dict[str, Any] | None]
+    status: Mapped[str] = mapped_column(String(16))
+    by_role: Mapped[str] = mapped_column(String(16))
+    by_player_id: Mapped[str | None] = mapped_column(String(32))
+    step_seq: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime]
+
+
+class Timer(Base):
+    """A durable deadline. Paused timers keep ``remaining_seconds`` and have no ``due_at``."""
+
+    __tablename__ = "timers"
+    __table_args__ = (
+        UniqueConstraint("game_id", "kind", "key"),
+        Index(
+            "ix_timers_pending_due",
+            "due_at",
+            postgresql_where=text("done_at IS NULL"),
+            sqlite_where=text("done_at IS NULL"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    key: Mapped[str] = mapped_column(String(64))
+    due_at: Mapped[datetime | None]
+    remaining_seconds: Mapped[float | None] = mapped_column(Float)
+    data: Mapped[dict[str, Any]]
+    extensions: Mapped[int] = mapped_column(Integer, default=0)
+    done_at: Mapped[datetime | None]
+    created_at: Mapped[datetime]
+
+
+class AuditRow(Base):
+    """One row for every director (or admin) action."""
+
+    __tablename__ = "audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    actor: Mapped[str] = mapped_column(String(16))
+    action: Mapped[str] = mapped_column(String(64))
+    payload: Mapped[dict[str, Any]]
+    at: Mapped[datetime]
+
+
+class IdempotencyRow(Base):
+    """The first response to a POST carrying an Idempotency-Key, replayed on retries."""
+
+    __tablename__ = "idempotency_keys"
+    __table_args__ = (UniqueConstraint("scope", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(64))
+    key: Mapped[str] = mapped_column(String(200))
+    method: Mapped[str] = mapped_column(String(8))
+    path: Mapped[str] = mapped_column(Text)
+    status_code: Mapped[int] = mapped_column(Integer)
+    body: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]

@@ -1,0 +1,102 @@
+"""Tokens (random, shown once, stored hashed) and who a caller is within one game."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Literal
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import AppError, forbidden, unauthorized
+from app.models import Game, PlayerRow
+from app.rules.base import DIRECTOR, DIRECTOR_VIEWER, PUBLIC_VIEWER, Actor, Viewer
+
+
+def new_token(prefix: str) -> str:
+    return f"{prefix}_{secrets.token_urlsafe(32)}"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_id(nbytes: int = 9) -> str:
+    """Random, unguessable ids: sequential ids would leak how many orders others made."""
+    return secrets.token_urlsafe(nbytes).replace("-", "x").replace("_", "y")
+
+
+@dataclass(frozen=True)
+class Principal:
+    role: Literal["director", "player", "public"]
+    player: PlayerRow | None = None
+    via_admin: bool = False
+
+    @property
+    def viewer(self) -> Viewer:
+        if self.role == "director":
+            return DIRECTOR_VIEWER
+        if self.role == "player" and self.player is not None:
+            return Viewer(role="player", player_id=self.player.id, side=self.player.side)
+        return PUBLIC_VIEWER
+
+    @property
+    def actor(self) -> Actor:
+        if self.role == "director":
+            return DIRECTOR
+        if self.player is None:
+            raise unauthorized()
+        return Actor(role="player", player_id=self.player.id, side=self.player.side)
+
+    @property
+    def audit_name(self) -> str:
+        return "admin" if self.via_admin else self.role
+
+
+def is_admin(token: str | None, admin_token: str | None) -> bool:
+    return bool(token and admin_token and hmac.compare_digest(token, admin_token))
+
+
+async def principal_for(
+    session: AsyncSession, game: Game, token: str | None, admin_token: str | None
+) -> Principal:
+    """Who the bearer of ``token`` is in ``game``. No token: the public. A token that
+    belongs to nobody in this game: 401 (never say whether it is valid elsewhere)."""
+    if token is None:
+        return Principal("public")
+    if is_admin(token, admin_token):
+        return Principal("director", via_admin=True)
+    digest = hash_token(token)
+    if hmac.compare_digest(digest, game.director_token_hash):
+        return Principal("director")
+    player = await session.scalar(
+        select(PlayerRow).where(PlayerRow.token_hash == digest, PlayerRow.game_id == game.id)
+    )
+    if player is None:
+        raise unauthorized()
+    return Principal("player", player=player)
+
+
+def require_director(principal: Principal) -> None:
+    require_known(principal)
+    if principal.role != "director":
+        raise _need("director", "导演")
+
+
+def require_player(principal: Principal) -> PlayerRow:
+    require_known(principal)
+    if principal.role != "player" or principal.player is None:
+        raise _need("player", "玩家")
+    return principal.player
+
+
+def require_known(principal: Principal) -> None:
+    if principal.role == "public":
+        raise unauthorized()
+
+
+def _need(role_en: str, role_zh: str) -> AppError:
+    return forbidden(f"只有{role_zh}可以执行此操作。", f"Only the {role_en} may do this.")

@@ -1,0 +1,184 @@
+"""Director tools: advance, pause/resume, extend deadlines, edit state. Each is audited."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import AppError, conflict
+from app.models import AuditRow, Game, Timer
+from app.rules.base import DIRECTOR, STEP_DIRECTOR, STEP_TIMER, SYSTEM, Actor
+from app.services.auth import Principal, require_director
+from app.services.games import GameOptions, audit, summary
+from app.services.steps import append_event, pending_timers, run_step
+
+
+def _require_live(game: Game) -> None:
+    if game.status == "setup":
+        raise conflict("not_started", "游戏尚未开始。", "The game has not started yet.")
+    if game.status == "finished":
+        raise conflict("game_finished", "游戏已结束。", "The game is over.")
+
+
+async def fire_timer(
+    session: AsyncSession, game: Game, timer: Timer, now: datetime, actor: Actor = SYSTEM
+) -> None:
+    """Run one timer as a step of its game. The timer is marked done first, so a step
+    that schedules the same (kind, key) again (the next phase) revives the row."""
+    timer.done_at = now
+    payload = {"kind": timer.kind, "key": timer.key, "data": timer.data}
+    await run_step(session, game, STEP_TIMER, actor, payload, now)
+
+
+async def advance(
+    session: AsyncSession, game: Game, principal: Principal, now: datetime
+) -> dict[str, Any]:
+    """Close the current phase now: run the game's next pending timer, or, where no
+    deadline is set, ask the ruleset to close the phase."""
+    require_director(principal)
+    _require_live(game)
+    timers = await pending_timers(session, game)
+    ordered = sorted(timers, key=lambda t: (t.due_at is None, t.due_at or now, t.id))
+    if ordered:
+        timer = ordered[0]
+        await fire_timer(session, game, timer, now, DIRECTOR)
+        ran: dict[str, Any] = {"timer": {"kind": timer.kind, "key": timer.key}}
+    else:
+        await run_step(session, game, STEP_DIRECTOR, DIRECTOR, {"action": "close_phase"}, now)
+        ran = {"action": "close_phase"}
+    audit(session, game, principal, "advance", ran, now)
+    return {"advanced": ran, "game": await summary(session, game)}
+
+
+async def pause(
+    session: AsyncSession, game: Game, principal: Principal, now: datetime
+) -> dict[str, Any]:
+    require_director(principal)
+    _require_live(game)
+    if game.status == "paused":
+        raise conflict("already_paused", "游戏已处于暂停状态。", "The game is already paused.")
+    pause_clocks(game, await pending_timers(session, game), now)
+    append_event(session, game, "paused", {}, ["public"], now)
+    audit(session, game, principal, "pause", {}, now)
+    return await summary(session, game)
+
+
+def pause_clocks(game: Game, timers: list[Timer], now: datetime) -> None:
+    game.status = "paused"
+    game.paused_at = now
+    for timer in timers:
+        if timer.due_at is not None:
+            timer.remaining_seconds = max(0.0, (timer.due_at - now).total_seconds())
+            timer.due_at = None
+
+
+async def resume(
+    session: AsyncSession, game: Game, principal: Principal, now: datetime
+) -> dict[str, Any]:
+    require_director(principal)
+    if game.status != "paused":
+        raise conflict("not_paused", "游戏并未暂停。", "The game is not paused.")
+    game.status = "running"
+    game.paused_at = None
+    for timer in await pending_timers(session, game):
+        if timer.due_at is None:
+            timer.due_at = now + timedelta(seconds=timer.remaining_seconds or 0.0)
+            timer.remaining_seconds = None
+    append_event(session, game, "resumed", {}, ["public"], now)
+    audit(session, game, principal, "resume", {}, now)
+    return await summary(session, game)
+
+
+async def extend_deadline(
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    seconds: float,
+    kind: str | None,
+    key: str | None,
+    now: datetime,
+) -> dict[str, Any]:
+    """Move a deadline later by ``seconds`` (default: the current phase's deadline)."""
+    require_director(principal)
+    _require_live(game)
+    options = GameOptions.model_validate(game.options)
+    timers = await pending_timers(session, game)
+    candidates = [
+        t for t in timers if (kind is None or t.kind == kind) and (key is None or t.key == key)
+    ]
+    if kind is None and key is None:
+        candidates = [t for t in candidates if t.kind in ("phase", "midnight")] or candidates
+    if not candidates:
+        raise AppError(
+            404, "no_deadline", "当前没有可以延长的截止时间。", "There is no deadline to extend."
+        )
+    timer = candidates[0]
+    if timer.extensions >= options.max_extensions_per_deadline:
+        raise conflict(
+            "extension_limit",
+            f"该截止时间已延长 {timer.extensions} 次，达到上限。",
+            f"This deadline has already been extended {timer.extensions} times, the limit.",
+        )
+    timer.extensions += 1
+    if timer.due_at is not None:
+        timer.due_at = timer.due_at + timedelta(seconds=seconds)
+        new_due: str | None = timer.due_at.isoformat()
+    else:
+        timer.remaining_seconds = (timer.remaining_seconds or 0.0) + seconds
+        new_due = None
+    data = {"kind": timer.kind, "key": timer.key, "seconds": seconds, "deadline": new_due}
+    append_event(session, game, "deadline_extended", data, ["public"], now)
+    audit(session, game, principal, "extend_deadline", data, now)
+    return await summary(session, game)
+
+
+async def director_action(
+    session: AsyncSession, game: Game, principal: Principal, body: dict[str, Any], now: datetime
+) -> dict[str, Any]:
+    """A ruleset-specific edit of the game (move a player, set morale, resolve a story…)."""
+    require_director(principal)
+    _require_live(game)
+    if not isinstance(body.get("action"), str):
+        raise AppError(422, "bad_action", "缺少 action 字段。", "The body has no 'action'.")
+    outcome = await run_step(session, game, STEP_DIRECTOR, DIRECTOR, body, now)
+    audit(session, game, principal, str(body["action"]), body, now)
+    return {"ok": True, "result": outcome.reply, "events": [e.kind for e in outcome.events]}
+
+
+async def audit_log(
+    session: AsyncSession, game: Game, principal: Principal
+) -> list[dict[str, Any]]:
+    require_director(principal)
+    rows = (
+        await session.scalars(
+            select(AuditRow).where(AuditRow.game_id == game.id).order_by(AuditRow.id)
+        )
+    ).all()
+    return [
+        {
+            "id": r.id,
+            "actor": r.actor,
+            "action": r.action,
+            "payload": r.payload,
+            "at": r.at.isoformat(),
+        }
+        for r in rows
+    ]
+
+
+async def timers(session: AsyncSession, game: Game, principal: Principal) -> list[dict[str, Any]]:
+    require_director(principal)
+    return [
+        {
+            "kind": t.kind,
+            "key": t.key,
+            "due_at": t.due_at.isoformat() if t.due_at else None,
+            "remaining_seconds": t.remaining_seconds,
+            "extensions": t.extensions,
+            "data": t.data,
+        }
+        for t in await pending_timers(session, game)
+    ]

@@ -1,0 +1,330 @@
+"""Games: creation, roster, start, and what each caller may read."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, Field, ValidationError
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import AppError, conflict, not_found
+from app.models import AuditRow, EventRow, Game, PlayerRow
+from app.rules.base import (
+    DIRECTOR,
+    STEP_START,
+    Player,
+    Ruleset,
+    RuleViolation,
+    event_visible,
+    seed_commitment,
+)
+from app.rules.registry import get_ruleset
+from app.services.auth import Principal, hash_token, new_id, new_token, require_director
+from app.services.steps import pending_timers, run_step
+
+DEADLINE_TIMER_KINDS = ("phase", "midnight")
+
+
+class GameOptions(BaseModel):
+    """Service-level settings of one game (the ruleset's own settings are separate)."""
+
+    model_config = {"extra": "forbid"}
+
+    missed_deadline: str = Field(
+        "run",
+        pattern="^(run|pause)$",
+        description="A deadline missed while the service was down: 'run' it on restart, or "
+        "'pause' the game and tell the director.",
+    )
+    missed_deadline_grace_seconds: float = Field(
+        300, ge=0, description="How late a deadline may run before it counts as missed."
+    )
+    max_extensions_per_deadline: int = Field(
+        3, ge=0, description="How many times the director may extend one deadline."
+    )
+
+
+def validation_problem(error: ValidationError, what_zh: str, what_en: str) -> AppError:
+    problems = [
+        f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in error.errors()
+    ]
+    return AppError(
+        422,
+        "invalid_settings",
+        f"{what_zh}有误：" + "；".join(problems),
+        f"Invalid {what_en}: " + "; ".join(problems),
+        extra={"errors": problems},
+    )
+
+
+def ruleset_settings(ruleset: Ruleset, raw: dict[str, Any]) -> BaseModel:
+    try:
+        return ruleset.settings_model.model_validate(raw)
+    except ValidationError as error:
+        raise validation_problem(error, "游戏设置", "settings") from None
+
+
+async def load_game(session: AsyncSession, game_id: str, lock: bool = False) -> Game:
+    game = await session.get(Game, game_id, with_for_update=lock, populate_existing=lock)
+    if game is None:
+        raise not_found()
+    return game
+
+
+def audit(
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    action: str,
+    payload: dict[str, Any],
+    now: datetime,
+) -> None:
+    session.add(
+        AuditRow(
+            game_id=game.id, actor=principal.audit_name, action=action, payload=payload, at=now
+        )
+    )
+
+
+async def create_game(
+    session: AsyncSession,
+    ruleset_name: str,
+    title: str,
+    raw_settings: dict[str, Any],
+    timezone: str | None,
+    raw_options: dict[str, Any],
+    now: datetime,
+) -> dict[str, Any]:
+    ruleset = get_ruleset(ruleset_name)
+    settings_in = dict(raw_settings)
+    tz_name = timezone or settings_in.get("timezone") or "Asia/Shanghai"
+    try:
+        ZoneInfo(tz_name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise AppError(
+            422, "bad_timezone", f"未知的时区：{tz_name}。", f"Unknown time zone: {tz_name}."
+        ) from None
+    if "timezone" in ruleset.settings_model.model_fields:
+        settings_in["timezone"] = tz_name
+    settings = ruleset_settings(ruleset, settings_in)
+    try:
+        options = GameOptions.model_validate(raw_options)
+    except ValidationError as error:
+        raise validation_problem(error, "服务设置", "options") from None
+    seed = secrets.token_hex(32)
+    director_token = new_token("fpd")
+    game = Game(
+        id=new_id(),
+        ruleset=ruleset.name,
+        title=title,
+        status="setup",
+        settings=settings.model_dump(mode="json"),
+        options=options.model_dump(mode="json"),
+        timezone=tz_name,
+        state=None,
+        seed=seed,
+        seed_commitment=seed_commitment(seed),
+        seed_revealed=False,
+        director_token_hash=hash_token(director_token),
+        step_seq=0,
+        event_seq=0,
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(game)
+    await session.flush()
+    return {
+        "id": game.id,
+        "ruleset": game.ruleset,
+        "title": game.title,
+        "director_token": director_token,
+        "seed_commitment": game.seed_commitment,
+        "timezone": game.timezone,
+        "settings": game.settings,
+        "options": game.options,
+        "status": game.status,
+    }
+
+
+async def add_player(
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    name: str,
+    side: str | None,
+    now: datetime,
+) -> dict[str, Any]:
+    require_director(principal)
+    if game.status != "setup":
+        raise conflict(
+            "not_in_setup",
+            "游戏已开始，不能再加入玩家。",
+            "Players can only be added during setup.",
+        )
+    ruleset = get_ruleset(game.ruleset)
+    try:
+        ruleset.validate_player(ruleset_settings(ruleset, game.settings), name, side)
+    except RuleViolation as violation:
+        raise AppError.from_violation(violation) from None
+    existing = await session.scalar(
+        select(PlayerRow).where(PlayerRow.game_id == game.id, PlayerRow.name == name)
+    )
+    if existing is not None:
+        raise conflict(
+            "name_taken",
+            f"本局已有名为“{name}”的玩家。",
+            f"A player named {name!r} already exists.",
+        )
+    count = len(
+        (await session.scalars(select(PlayerRow.id).where(PlayerRow.game_id == game.id))).all()
+    )
+    token = new_token("fpp")
+    player = PlayerRow(
+        id=new_id(),
+        game_id=game.id,
+        ordinal=count + 1,
+        name=name,
+        side=side,
+        token_hash=hash_token(token),
+        created_at=now,
+    )
+    session.add(player)
+    try:
+        await session.flush()
+    except IntegrityError:
+        raise conflict(
+            "name_taken",
+            f"本局已有名为“{name}”的玩家。",
+            f"A player named {name!r} already exists.",
+        ) from None
+    audit(
+        session,
+        game,
+        principal,
+        "add_player",
+        {"player_id": player.id, "name": name, "side": side},
+        now,
+    )
+    return {"id": player.id, "name": name, "side": side, "token": token}
+
+
+async def roster(session: AsyncSession, game: Game) -> list[PlayerRow]:
+    rows = await session.scalars(
+        select(PlayerRow).where(PlayerRow.game_id == game.id).order_by(PlayerRow.ordinal)
+    )
+    return list(rows.all())
+
+
+def roster_players(rows: list[PlayerRow]) -> list[Player]:
+    return [Player(id=r.id, name=r.name, side=r.side) for r in rows]
+
+
+async def start_game(
+    session: AsyncSession, game: Game, principal: Principal, now: datetime
+) -> dict[str, Any]:
+    require_director(principal)
+    if game.status != "setup":
+        raise conflict("already_started", "游戏已经开始。", "The game has already started.")
+    ruleset = get_ruleset(game.ruleset)
+    settings = ruleset_settings(ruleset, game.settings)
+    players = roster_players(await roster(session, game))
+    try:
+        ruleset.validate_roster(settings, players)
+    except RuleViolation as violation:
+        raise AppError.from_violation(violation) from None
+    game.state = ruleset.initial_state(settings, players)
+    game.status = "running"
+    await run_step(session, game, STEP_START, DIRECTOR, {}, now)
+    audit(session, game, principal, "start", {}, now)
+    return await summary(session, game)
+
+
+async def deadline_info(session: AsyncSession, game: Game) -> dict[str, Any]:
+    for timer in await pending_timers(session, game):
+        if timer.kind in DEADLINE_TIMER_KINDS:
+            return {
+                "deadline": timer.due_at.isoformat() if timer.due_at else None,
+                "deadline_remaining_seconds": timer.remaining_seconds,
+            }
+    return {"deadline": None, "deadline_remaining_seconds": None}
+
+
+async def summary(session: AsyncSession, game: Game) -> dict[str, Any]:
+    ruleset = get_ruleset(game.ruleset)
+    phase = ruleset.phase(game.state) if game.state is not None else "setup"
+    players = await roster(session, game)
+    return {
+        "id": game.id,
+        "ruleset": game.ruleset,
+        "title": game.title,
+        "status": game.status,
+        "phase": phase,
+        **(await deadline_info(session, game)),
+        "timezone": game.timezone,
+        "seed_commitment": game.seed_commitment,
+        "seed": game.seed if game.seed_revealed else None,
+        "players": [{"id": p.id, "name": p.name, "side": p.side} for p in players],
+        "created_at": game.created_at.isoformat(),
+    }
+
+
+async def view(session: AsyncSession, game: Game, principal: Principal) -> dict[str, Any]:
+    base = {"game_id": game.id, "status": game.status, "you": _you(principal)}
+    if game.state is None:
+        return {**base, "phase": "setup", "round": None, "deadline": None, "winner": None}
+    ruleset = get_ruleset(game.ruleset)
+    seen = ruleset.view(game.state, principal.viewer)
+    return {**seen, **base, **(await deadline_info(session, game))}
+
+
+def _you(principal: Principal) -> dict[str, Any]:
+    if principal.player is not None:
+        return {
+            "role": "player",
+            "id": principal.player.id,
+            "name": principal.player.name,
+            "side": principal.player.side,
+        }
+    return {"role": principal.role}
+
+
+async def events(
+    session: AsyncSession, game: Game, principal: Principal, after: int, limit: int
+) -> list[dict[str, Any]]:
+    """Events the caller may see. The director gets the log's own numbers; everyone else
+    gets their own dense numbering, so gaps never reveal how many hidden events exist."""
+    rows = (
+        await session.scalars(
+            select(EventRow).where(EventRow.game_id == game.id).order_by(EventRow.seq)
+        )
+    ).all()
+    viewer = principal.viewer
+    finished = game.status == "finished"
+    out: list[dict[str, Any]] = []
+    number = 0
+    for row in rows:
+        if viewer.role == "director":
+            number = row.seq
+        elif event_visible(row.audience, row.reveal_at, viewer, finished):
+            number += 1
+        else:
+            continue
+        if number <= after:
+            continue
+        item: dict[str, Any] = {
+            "seq": number,
+            "at": row.at.isoformat(),
+            "kind": row.kind,
+            "data": row.data,
+        }
+        if viewer.role == "director":
+            item["audience"] = row.audience
+        out.append(item)
+        if len(out) >= limit:
+            break
+    return out

@@ -1,0 +1,220 @@
+"""Orders: submit, revise, withdraw, list, and "ready". Every change is a revision row."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import AppError, conflict, not_found
+from app.models import Game, OrderRevision, OrderRow
+from app.rules.base import STEP_ORDER, STEP_READY, STEP_REVISE, STEP_WITHDRAW
+from app.services.auth import Principal, new_id, require_known, require_player
+from app.services.games import DEADLINE_TIMER_KINDS
+from app.services.steps import pending_timers, run_step
+
+
+async def require_accepting(session: AsyncSession, game: Game, now: datetime) -> None:
+    """Orders are taken only while the game runs and its current deadline has not passed.
+    An order that arrives after the deadline but before the scheduler ran is refused (409),
+    never quietly slipped into the next phase."""
+    if game.status == "setup":
+        raise conflict("not_started", "游戏尚未开始。", "The game has not started yet.")
+    if game.status == "paused":
+        raise conflict(
+            "game_paused", "导演已暂停游戏，暂时不能提交指令。", "The director has paused the game."
+        )
+    if game.status == "finished":
+        raise conflict("game_finished", "游戏已结束。", "The game is over.")
+    for timer in await pending_timers(session, game):
+        if timer.kind in DEADLINE_TIMER_KINDS and timer.due_at is not None and timer.due_at <= now:
+            raise conflict(
+                "deadline_passed",
+                "本阶段的截止时间已过，正在结算，指令未被接受。",
+                "This phase's deadline has passed and it is being resolved; the order was not accepted.",
+            )
+
+
+def order_json(row: OrderRow, result: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": row.id,
+        "type": row.type,
+        "status": row.status,
+        "side": row.side,
+        "player_id": row.player_id,
+        "body": row.body,
+        "created_at": row.created_at.isoformat(),
+        "updated_at": row.updated_at.isoformat(),
+    }
+    if result:
+        out["result"] = result
+    return out
+
+
+def _order_type(body: dict[str, Any]) -> str:
+    kind = body.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise AppError(422, "bad_order", "指令缺少 type 字段。", "The order has no 'type'.")
+    return kind
+
+
+async def submit_order(
+    session: AsyncSession, game: Game, principal: Principal, body: dict[str, Any], now: datetime
+) -> dict[str, Any]:
+    player = require_player(principal)
+    await require_accepting(session, game, now)
+    kind = _order_type(body)
+    order_id = new_id()
+    row = OrderRow(
+        id=order_id,
+        game_id=game.id,
+        player_id=player.id,
+        side=player.side,
+        type=kind,
+        body=body,
+        status="submitted",
+        step_seq=game.step_seq + 1,
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(row)
+    await session.flush()  # the order row first: its revisions refer to it
+    session.add(_revision(row, "submit", body, principal, row.step_seq, now))
+    outcome = await run_step(
+        session, game, STEP_ORDER, principal.actor, {"order_id": order_id, "order": body}, now
+    )
+    row.status = outcome.order_status.get(order_id, "pending")
+    return order_json(row, outcome.reply)
+
+
+async def _own_order(
+    session: AsyncSession, game: Game, principal: Principal, order_id: str
+) -> OrderRow:
+    player = require_player(principal)
+    row = await session.get(OrderRow, order_id)
+    # Another side's order is "not found": never confirm that it exists.
+    if row is None or row.game_id != game.id or not _may_see(row, principal) or player is None:
+        raise not_found("指令", "order")
+    return row
+
+
+def _may_see(row: OrderRow, principal: Principal) -> bool:
+    if principal.role == "director":
+        return True
+    player = principal.player
+    if player is None:
+        return False
+    if player.side is not None:
+        return row.side == player.side
+    return row.player_id == player.id
+
+
+async def revise_order(
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    order_id: str,
+    body: dict[str, Any],
+    now: datetime,
+) -> dict[str, Any]:
+    await require_accepting(session, game, now)
+    row = await _own_order(session, game, principal, order_id)
+    kind = _order_type(body)
+    outcome = await run_step(
+        session, game, STEP_REVISE, principal.actor, {"order_id": order_id, "order": body}, now
+    )
+    row.body = body
+    row.type = kind
+    row.updated_at = now
+    row.status = outcome.order_status.get(order_id, row.status)
+    session.add(_revision(row, "revise", body, principal, game.step_seq, now))
+    return order_json(row, outcome.reply)
+
+
+async def withdraw_order(
+    session: AsyncSession, game: Game, principal: Principal, order_id: str, now: datetime
+) -> dict[str, Any]:
+    await require_accepting(session, game, now)
+    row = await _own_order(session, game, principal, order_id)
+    outcome = await run_step(
+        session, game, STEP_WITHDRAW, principal.actor, {"order_id": order_id}, now
+    )
+    row.status = outcome.order_status.get(order_id, "withdrawn")
+    row.updated_at = now
+    session.add(_revision(row, "withdraw", None, principal, game.step_seq, now))
+    return order_json(row, outcome.reply)
+
+
+async def list_orders(
+    session: AsyncSession, game: Game, principal: Principal, status: str | None
+) -> list[dict[str, Any]]:
+    require_known(principal)
+    query = select(OrderRow).where(OrderRow.game_id == game.id)
+    if principal.role != "director":
+        player = require_player(principal)
+        if player.side is not None:
+            query = query.where(OrderRow.side == player.side)
+        else:
+            query = query.where(OrderRow.player_id == player.id)
+    if status:
+        query = query.where(OrderRow.status == status)
+    rows = (await session.scalars(query.order_by(OrderRow.created_at, OrderRow.id))).all()
+    return [order_json(r) for r in rows]
+
+
+async def order_history(
+    session: AsyncSession, game: Game, principal: Principal, order_id: str
+) -> list[dict[str, Any]]:
+    if principal.role == "director":
+        row = await session.get(OrderRow, order_id)
+        if row is None or row.game_id != game.id:
+            raise not_found("指令", "order")
+    else:
+        row = await _own_order(session, game, principal, order_id)
+    revisions = (
+        await session.scalars(
+            select(OrderRevision).where(OrderRevision.order_id == row.id).order_by(OrderRevision.id)
+        )
+    ).all()
+    return [
+        {
+            "action": r.action,
+            "status": r.status,
+            "body": r.body,
+            "by_role": r.by_role,
+            "by_player_id": r.by_player_id,
+            "at": r.at.isoformat(),
+        }
+        for r in revisions
+    ]
+
+
+async def mark_ready(
+    session: AsyncSession, game: Game, principal: Principal, now: datetime
+) -> dict[str, Any]:
+    require_player(principal)
+    await require_accepting(session, game, now)
+    outcome = await run_step(session, game, STEP_READY, principal.actor, {}, now)
+    return {"ok": True, "status": game.status, **outcome.reply}
+
+
+def _revision(
+    row: OrderRow,
+    action: str,
+    body: dict[str, Any] | None,
+    principal: Principal,
+    step_seq: int,
+    now: datetime,
+) -> OrderRevision:
+    return OrderRevision(
+        order_id=row.id,
+        action=action,
+        body=body,
+        status=row.status,
+        by_role=principal.role,
+        by_player_id=principal.player.id if principal.player else None,
+        step_seq=step_seq,
+        at=now,
+    )

@@ -1,0 +1,32 @@
+"""Process-wide settings (environment variables), one pydantic-settings object."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = Field(
+        "sqlite+aiosqlite:///./data/forumplay.db",
+        description="SQLAlchemy URL: embedded SQLite by default, postgresql+asyncpg://… in production.",
+    )
+    admin_token: str | None = Field(
+        None, description="When set, creating a game requires this token (Bearer)."
+    )
+    scheduler_enabled: bool = Field(True, description="Run the deadline loop in this process.")
+    scheduler_interval_seconds: float = Field(
+        1.0, description="How often the loop looks for due timers."
+    )
+    scheduler_batch: int = Field(100, description="Most timers one pass of the loop runs.")
+    db_pool_size: int = Field(20, description="Connection pool size (PostgreSQL).")
+    db_echo: bool = False
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
