@@ -1,0 +1,272 @@
+"""The island ruleset object: initial state, validation and the step dispatcher.
+
+State keys the shell may rely on (all JSON): ``ruleset`` ("island"), ``status``
+("setup" | "running" | "finished"), ``day`` (0 before start), ``date`` (local ISO date of the
+current day), ``settings``, ``roster``, ``player_order``, ``players`` (by id), ``orders``
+(standing orders by order id, with ``status``), ``challenges`` (PKs by id), ``story_queue``,
+``deaths``, ``announcements``, ``monsters``, ``proxies_invalid``, ``seq``, ``as_of``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from datetime import datetime
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from app.rules.base import (
+    STEP_DIRECTOR,
+    STEP_ORDER,
+    STEP_READY,
+    STEP_REVISE,
+    STEP_START,
+    STEP_TIMER,
+    STEP_WITHDRAW,
+    Outcome,
+    Player,
+    Ruleset,
+    Step,
+    Viewer,
+)
+from app.rules.island.actions import handle_order, handle_revise, handle_withdraw, resolve_pk
+from app.rules.island.core import (
+    JSON,
+    Ctx,
+    copy_state,
+    day_timers,
+    director_and,
+    local_now,
+    require,
+    settings_of,
+)
+from app.rules.island.director import handle_director
+from app.rules.island.messages import violation
+from app.rules.island.midnight import run_midnight
+from app.rules.island.monsters import monster_check
+from app.rules.island.settings import IslandSettings
+from app.rules.island.view import view as island_view
+
+
+def _settings(settings: BaseModel) -> IslandSettings:
+    if isinstance(settings, IslandSettings):
+        return settings
+    return IslandSettings.model_validate(settings.model_dump())
+
+
+def _start_cell(s: IslandSettings, index: int, player: Player) -> tuple[int, int] | None:
+    if not s.start_positions:
+        return None
+    for key in (player.name, player.id, str(index + 1)):
+        if key in s.start_positions:
+            at = s.start_positions[key]
+            return (int(at[0]), int(at[1]))
+    return None
+
+
+class IslandRuleset:
+    """另一面 (The Other Side): a real-time island survival game."""
+
+    name: ClassVar[str] = "island"
+    settings_model: ClassVar[type[BaseModel]] = IslandSettings
+
+    # --- setup -------------------------------------------------------------------------
+    def validate_player(self, settings: BaseModel, name: str, side: str | None) -> None:
+        if side is not None:
+            raise violation("bad_side")
+
+    def validate_roster(self, settings: BaseModel, roster: Sequence[Player]) -> None:
+        s = _settings(settings)
+        problems = []
+        if len(roster) < 2:
+            problems.append(("至少需要两名玩家。", "At least two players are needed."))
+        if any(p.side is not None for p in roster):
+            problems.append(("本戏玩家没有 side。", "Island players have no side."))
+        if s.start_positions:
+            known = (
+                {p.name for p in roster}
+                | {p.id for p in roster}
+                | {str(i + 1) for i in range(len(roster))}
+            )
+            unknown = sorted(k for k in s.start_positions if k not in known)
+            if unknown:
+                problems.append(
+                    (
+                        f"起始位置指向不存在的玩家：{', '.join(unknown)}。",
+                        f"start_positions name unknown players: {', '.join(unknown)}.",
+                    )
+                )
+        if problems:
+            raise violation(
+                "bad_roster",
+                None,
+                zh=" ".join(z for z, _ in problems),
+                en=" ".join(e for _, e in problems),
+            )
+
+    def initial_state(self, settings: BaseModel, roster: Sequence[Player]) -> JSON:
+        s = _settings(settings)
+        players: JSON = {}
+        for p in roster:
+            players[p.id] = {
+                "id": p.id,
+                "name": p.name,
+                "at": None,
+                "alive": True,
+                "power": s.start_power,
+                "base_max_stamina": s.start_stamina,
+                "stamina": s.start_stamina,
+                "hunger": 0,
+                "ill": False,
+                "food": s.starting_food,
+                "inventory": {},
+                "uses": {},
+                "equipped": None,
+                "faction": p.id,
+                "debt": 0,
+                "debt_used": {"assassinate": False, "guard": False},
+                "flee_if_lose": s.flee_if_lose_default,
+                "last_own_order_day": 0,
+            }
+        monsters: JSON = {}
+        for m in s.monsters:
+            kind = s.monster_kinds[m.kind]
+            monsters[m.id] = {
+                "id": m.id,
+                "kind": m.kind,
+                "at": [m.at[0], m.at[1]],
+                "count": m.count,
+                "power": m.power if m.power is not None else kind.power,
+                "food": m.food if m.food is not None else kind.food,
+                "attack_chance": m.attack_chance
+                if m.attack_chance is not None
+                else kind.attack_chance,
+            }
+        return {
+            "ruleset": "island",
+            "settings": s.model_dump(mode="json"),
+            "roster": [{"id": p.id, "name": p.name} for p in roster],
+            "player_order": [p.id for p in roster],
+            "status": "setup",
+            "day": 0,
+            "date": None,
+            "seq": 0,
+            "players": players,
+            "monsters": monsters,
+            "orders": {},
+            "challenges": {},
+            "story_queue": [],
+            "stories_triggered": [],
+            "proxies_invalid": [],
+            "announcements": [],
+            "deaths": [],
+            "as_of": None,
+        }
+
+    # --- steps -------------------------------------------------------------------------
+    def validate(self, state: JSON, step: Step, now: datetime) -> None:
+        # Validation never depends on the dice (every check precedes the first roll), and
+        # apply never mutates its input, so a dry run is an exact validation.
+        self.apply(state, step, random.Random(0), now)
+
+    def apply(self, state: JSON, step: Step, rng: random.Random, now: datetime) -> Outcome:
+        if now.tzinfo is None:
+            raise ValueError("now must be timezone-aware")
+        s = settings_of(state)
+        ctx = Ctx(state=copy_state(state), s=s, rng=rng, now=now)
+        kind = step.kind
+        if kind == STEP_READY:
+            return Outcome(state=ctx.state)
+        if kind == STEP_START:
+            require(step.actor.role == "director", "director_only")
+            require(state["status"] == "setup", "already_started")
+            self._start(ctx, step)
+        elif kind == STEP_TIMER:
+            self._timer(ctx, step)
+        else:
+            require(state["status"] == "running", "not_running")
+            if kind == STEP_DIRECTOR:
+                require(step.actor.role == "director", "director_only")
+                handle_director(ctx, step.payload)
+            elif kind in (STEP_ORDER, STEP_WITHDRAW, STEP_REVISE):
+                actor = step.actor.player_id
+                if step.actor.role != "player" or actor is None or actor not in state["players"]:
+                    raise violation("not_found")
+                if kind == STEP_ORDER:
+                    handle_order(ctx, actor, step.payload)
+                elif kind == STEP_WITHDRAW:
+                    handle_withdraw(ctx, actor, step.payload)
+                else:
+                    handle_revise(ctx, actor, step.payload)
+            else:
+                raise violation("unsupported_step", None, kind=kind)
+        ctx.state["as_of"] = now.isoformat()
+        return Outcome(
+            state=ctx.state,
+            events=ctx.events,
+            timers=ctx.timers,
+            cancel_timers=ctx.cancel_timers,
+            order_status=ctx.order_status,
+            finished=ctx.finished,
+            reply=ctx.reply,
+        )
+
+    def _start(self, ctx: Ctx, step: Step) -> None:
+        s = ctx.s
+        st = ctx.state
+        roster = [Player(id=r["id"], name=r["name"]) for r in st["roster"]]
+        self.validate_roster(s, roster)
+        st["status"] = "running"
+        st["day"] = 1
+        today = local_now(s, ctx.now).date()
+        st["date"] = today.isoformat()
+        for i, pl in enumerate(roster):
+            p = st["players"][pl.id]
+            at = _start_cell(s, i, pl)
+            if at is None:
+                at = (ctx.rng.randint(1, s.width), ctx.rng.randint(1, s.height))
+            p["at"] = [at[0], at[1]]
+            p["stamina"] = s.start_stamina
+            for item_id, count in sorted(s.starting_inventory.items()):
+                if count > 0:
+                    from app.rules.island.core import add_items
+
+                    add_items(s, p, item_id, count)
+            ctx.emit("placed", {"player": pl.id, "at": list(at)}, *director_and(pl.id))
+        ctx.emit(
+            "game_started",
+            {"day": 1, "date": today.isoformat(), "players": [r["name"] for r in st["roster"]]},
+            "public",
+        )
+        ctx.timers.extend(day_timers(s, today, ctx.now))
+
+    def _timer(self, ctx: Ctx, step: Step) -> None:
+        payload = step.payload
+        kind, key = payload.get("kind"), payload.get("key")
+        data = payload.get("data") or {}
+        if ctx.state["status"] != "running":
+            return  # a stale timer of a finished game is a no-op
+        if kind == "pk":
+            resolve_pk(ctx, str(data.get("challenge", key)))
+        elif kind == "midnight":
+            run_midnight(ctx)
+        elif kind == "monster_check":
+            monster_check(ctx, dict(data))
+        else:
+            raise violation("unsupported_step", None, kind=f"timer:{kind}")
+
+    # --- reading -----------------------------------------------------------------------
+    def view(self, state: JSON, viewer: Viewer) -> JSON:
+        return island_view(state, viewer)
+
+    def phase(self, state: JSON) -> str:
+        status = str(state["status"])
+        return "day" if status == "running" else status
+
+    def is_finished(self, state: JSON) -> bool:
+        return bool(state["status"] == "finished")
+
+
+RULESET = IslandRuleset()
+_CONFORMS: Ruleset = RULESET  # mypy checks the protocol here
