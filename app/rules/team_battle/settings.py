@@ -1,0 +1,149 @@
+"""Team Battle settings: every number and every "Default" of the rules reference.
+
+Each field's description cites the rule ID it comes from (see
+``/work/shared/rules/team-battle.md``); the director may change any of them, since the
+original says the rules may be added to or removed as needed.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from app.rules.team_battle.orders import ORDER_TYPES, OrderType
+
+SIDES = ("A", "B")
+
+
+class TeamBattleSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    slots: int = Field(5, ge=1, le=20, description="TB-2: number of parallel slots per side")
+    troops: dict[str, int] = Field(
+        default_factory=lambda: {"A": 30, "B": 30},
+        description="TB-3: each side's troop total, set by the director (keys 'A' and 'B')",
+    )
+
+    # Round structure: a deadline per phase (None = no deadline; the director closes it).
+    deployment_seconds: int | None = Field(
+        86400, ge=1, description="Round structure / TB-10: deployment phase duration"
+    )
+    command_seconds: int | None = Field(
+        86400, ge=1, description="Round structure: command phase (统御阶段) duration"
+    )
+    battle_seconds: int | None = Field(
+        86400, ge=1, description="Round structure: battle phase (战斗阶段) duration"
+    )
+    response_seconds: int | None = Field(
+        21600, ge=1, description="TB-5a: response window duration after the battle phase"
+    )
+    early_close_when_ready: bool = Field(
+        True, description="Round structure: a phase closes early once every side is ready"
+    )
+
+    enabled_orders: list[OrderType] = Field(
+        default_factory=lambda: list(ORDER_TYPES),  # type: ignore[arg-type]
+        description="Original preamble: the director may add or remove orders; "
+        "a disabled order is rejected (order_disabled)",
+    )
+    commander_only: bool = Field(
+        False,
+        description="TB-1: only the side's designated commander (director action "
+        "set_commander) may submit, revise, withdraw or mark ready; without one, any member may",
+    )
+    missing_deployment: Literal["even", "forfeit"] = Field(
+        "even",
+        description="TB-10 (silent in the rules): a side that has not deployed when the "
+        "deployment phase closes gets its troops spread as evenly as possible, left slots "
+        "taking the remainder ('even'), or loses the game ('forfeit'; both missing = draw)",
+    )
+
+    dice: Literal["random", "low", "high"] = Field(
+        "random",
+        description="House variant: every damage band yields a uniform roll, or its lower "
+        "/ upper bound (TB-20, TB-21, TB-22, TB-32, TB-49)",
+    )
+    double_band_lower_rounding: Literal["up", "down"] = Field(
+        "up", description="TB-21: lower bound of the band (d/2 – d) is ⌈d/2⌉ ('up') or ⌊d/2⌋"
+    )
+    halving_rounding: Literal["down", "up"] = Field(
+        "down", description="TB-27: how a halved unit damage (Stand Firm) is rounded"
+    )
+    hold_halves_exactly: bool = Field(
+        True,
+        description="TB-27: a penetration halved by Hold may be fractional (morale is "
+        "exact); when off it is rounded like halving_rounding",
+    )
+    morale_cap: bool = Field(
+        True, description="TB-5: morale gained is capped at maximum morale (after summing)"
+    )
+    tier1_morale_thirds: int = Field(
+        1, ge=0, le=3, description="TB-13: tier 1 needs morale ≥ max morale × n/3"
+    )
+    tier2_morale_thirds: int = Field(
+        2, ge=0, le=3, description="TB-13: tier 2 needs morale ≥ max morale × n/3"
+    )
+    recheck_morale_at_close: bool = Field(
+        True,
+        description="TB-13: the morale gate is checked at submission and again when the "
+        "phase closes (failing orders are voided)",
+    )
+    penetration_counts_positive_only: bool = Field(
+        True, description="TB-24: a unit counts for the multiplier only if its penetration > 0"
+    )
+    blood_battle_doubles_penetration: bool = Field(
+        False, description="TB-34: Blood Battle also doubles its unit's penetration damage"
+    )
+    extra_retreat_free: bool = Field(
+        True,
+        description="TB-41: the extra Retreat granted against a Gather is outside the order "
+        "count and the morale gate (when off, the tier 1 morale gate applies)",
+    )
+    pursuit_must_face_retreat: bool = Field(
+        True,
+        description="TB-45: the pursuing unit must face an announced Retreat "
+        "(or a Feigned Defeat shown as one)",
+    )
+    first_strike_annihilates: bool = Field(
+        True,
+        description="TB-49: a unit emptied by First Strike counts as annihilated (TB-53)",
+    )
+    scout_locks_on_submit: bool = Field(
+        True,
+        description="TB-35: Scout takes effect as soon as it is submitted, so it can then "
+        "no longer be revised or withdrawn (order_in_effect)",
+    )
+    draw_on_exact_tie: bool = Field(
+        True,
+        description="TB-60: when both sides lose with exactly equal morale the game is a "
+        "draw; when off, the side with more troops left wins (equal troops: still a draw)",
+    )
+
+    @field_validator("troops")
+    @classmethod
+    def _troops_per_side(cls, value: dict[str, int]) -> dict[str, int]:
+        if sorted(value) != list(SIDES):
+            raise ValueError("troops must give exactly the sides 'A' and 'B'")
+        return value
+
+    @field_validator("enabled_orders")
+    @classmethod
+    def _no_duplicate_orders(cls, value: list[OrderType]) -> list[OrderType]:
+        if len(set(value)) != len(value):
+            raise ValueError("enabled_orders lists an order twice")
+        if "deploy" not in value:
+            raise ValueError("deploy cannot be disabled (TB-10)")
+        return value
+
+    @model_validator(mode="after")
+    def _enough_troops(self) -> TeamBattleSettings:
+        for side in SIDES:
+            if self.troops[side] < self.slots:
+                raise ValueError(
+                    f"side {side} needs at least one troop per slot (TB-10): "
+                    f"{self.troops[side]} < {self.slots}"
+                )
+        if self.tier1_morale_thirds > self.tier2_morale_thirds:
+            raise ValueError("tier 1 morale gate cannot exceed tier 2 (TB-13)")
+        return self
