@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from logging.config import fileConfig
 from typing import Any
 
@@ -55,7 +56,14 @@ def run_migrations_online() -> None:
     if connection is not None:
         do_run_migrations(connection)
         return
-    asyncio.run(run_async_migrations())
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(run_async_migrations())
+        return
+    # Called from async code (an app's start-up, a test): run on a thread of our own.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, run_async_migrations()).result()
 
 
 if context.is_offline_mode():

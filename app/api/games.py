@@ -32,14 +32,11 @@ async def create_game(request: Request, body: CreateGame, token: Token) -> JSONR
         )
 
     async def action(session: AsyncSession) -> Any:
+        scenario = games_service.parse_scenario(body.scenario)
+        title = body.title or scenario.get("title") or body.ruleset
+        settings = {**scenario.get("settings", {}), **body.settings}
         return await games_service.create_game(
-            session,
-            body.ruleset,
-            body.title,
-            body.settings,
-            body.timezone,
-            body.options,
-            now(request),
+            session, body.ruleset, str(title), settings, body.timezone, body.options, now(request)
         )
 
     return await run(request, action, 201, token=token, idempotent=True)

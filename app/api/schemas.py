@@ -9,9 +9,16 @@ from pydantic import BaseModel, Field
 
 class CreateGame(BaseModel):
     ruleset: str = Field(description='"team_battle" or "island"')
-    title: str = Field(min_length=1, max_length=200)
+    title: str | None = Field(
+        None, min_length=1, max_length=200, description="Default: the scenario's title"
+    )
     settings: dict[str, Any] = Field(default_factory=dict, description="The ruleset's settings")
     timezone: str | None = Field(None, description="IANA zone, e.g. Asia/Shanghai")
+    scenario: str | dict[str, Any] | None = Field(
+        None,
+        description="A scenario (JSON or YAML text, or an object) whose settings the game "
+        "starts from; `settings` then overrides single fields.",
+    )
     options: dict[str, Any] = Field(
         default_factory=dict,
         description="Service options: missed_deadline (run|pause), max_extensions_per_deadline…",

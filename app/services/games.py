@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import yaml
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -60,6 +61,34 @@ def validation_problem(error: ValidationError, what_zh: str, what_en: str) -> Ap
         f"Invalid {what_en}: " + "; ".join(problems),
         extra={"errors": problems},
     )
+
+
+def parse_scenario(source: str | dict[str, Any] | None) -> dict[str, Any]:
+    """A scenario as JSON or YAML text (or already an object) -> {"title"?, "settings"}.
+    A scenario may wrap its settings (``{"title": …, "settings": {…}}``) or be them."""
+    if source is None:
+        return {}
+    data: Any = source
+    if isinstance(source, str):
+        try:
+            data = yaml.safe_load(source)  # YAML is a superset of JSON
+        except yaml.YAMLError as error:
+            raise AppError(
+                422,
+                "invalid_scenario",
+                f"剧本不是有效的 JSON 或 YAML：{error}",
+                f"The scenario is not valid JSON or YAML: {error}",
+            ) from None
+    if not isinstance(data, dict):
+        raise AppError(
+            422,
+            "invalid_scenario",
+            "剧本必须是一个设置对象。",
+            "A scenario must be a mapping of settings.",
+        )
+    if isinstance(data.get("settings"), dict):
+        return {"title": data.get("title"), "settings": dict(data["settings"])}
+    return {"settings": dict(data)}
 
 
 def ruleset_settings(ruleset: Ruleset, raw: dict[str, Any]) -> BaseModel:
