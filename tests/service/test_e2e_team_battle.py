@@ -68,7 +68,9 @@ async def test_a_full_game_to_a_winner_with_deadlines_then_verify(
     async with sessionmaker() as session, session.begin():
         row = (
             await session.scalars(
-                select(EventRow).where(EventRow.game_id == game.id, EventRow.step_seq.is_not(None)).order_by(EventRow.seq.desc())
+                select(EventRow)
+                .where(EventRow.game_id == game.id, EventRow.step_seq.is_not(None))
+                .order_by(EventRow.seq.desc())
             )
         ).first()
         assert row is not None
@@ -92,7 +94,9 @@ async def test_a_game_where_nobody_orders_ends_by_deadlines_alone_and_verifies(
     assert ok(await game.get("/verify"))["ok"] is True
 
 
-async def test_ready_sides_play_a_round_without_waiting(client: AsyncClient, clock: FakeClock) -> None:
+async def test_ready_sides_play_a_round_without_waiting(
+    client: AsyncClient, clock: FakeClock
+) -> None:
     game = await team_battle(client, {"dice": "low"})
     await game.order("a1", {"type": "deploy", "troops": [6, 6, 6, 6, 6]})
     await game.order("b1", {"type": "deploy", "troops": [6, 6, 6, 6, 6]})

@@ -36,7 +36,10 @@ async def everything(game: Game, who: str | None, probe_ids: list[str]) -> dict[
                 r = await game.delete(path, who)
             else:
                 r = await game.put(path, who, {"type": "counter", "slot": 1})
-            seen[f"{method} order#{i} {path.split('/')[-1] == order_id}"] = (r.status_code, r.json())
+            seen[f"{method} order#{i} {path.split('/')[-1] == order_id}"] = (
+                r.status_code,
+                r.json(),
+            )
     return seen
 
 
@@ -49,7 +52,11 @@ async def test_nothing_of_a_sides_deployment_or_hidden_orders_leaks_to_the_other
 
     # Deployment: A deploys, revises, B has not deployed yet (TB-10).
     deploy = await game.order("a1", {"type": "deploy", "troops": [4, 7, 8, 6, 5]})
-    ok(await game.put(f"/orders/{deploy['id']}", "a2", {"type": "deploy", "troops": [5, 7, 8, 5, 5]}))
+    ok(
+        await game.put(
+            f"/orders/{deploy['id']}", "a2", {"type": "deploy", "troops": [5, 7, 8, 5, 5]}
+        )
+    )
     await game.ready("a1")
     for who in OUTSIDERS:
         assert await everything(game, who, made_up) == before[who], who
@@ -87,7 +94,9 @@ async def test_nothing_of_a_sides_deployment_or_hidden_orders_leaks_to_the_other
         assert await everything(game, who, [stand["id"]]) == before[who]
 
 
-async def test_event_numbers_have_no_gaps_that_count_hidden_events(client: AsyncClient, clock: FakeClock) -> None:
+async def test_event_numbers_have_no_gaps_that_count_hidden_events(
+    client: AsyncClient, clock: FakeClock
+) -> None:
     game = await team_battle(client)
     await game.order("a1", {"type": "deploy", "troops": [4, 7, 8, 6, 5]})
     await game.order("b1", {"type": "deploy", "troops": [6, 6, 7, 5, 6]})
