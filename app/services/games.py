@@ -326,20 +326,22 @@ async def events(
     session: AsyncSession, game: Game, principal: Principal, after: int, limit: int
 ) -> list[dict[str, Any]]:
     """Events the caller may see. The director gets the log's own numbers; everyone else
-    gets their own dense numbering, so gaps never reveal how many hidden events exist."""
+    gets their own dense numbering, so gaps never reveal how many hidden events exist.
+    That numbering only ever grows: what is hidden until the end (``reveal_at="end"``) is
+    not made visible in place but re-published as one new public event when the game
+    ends (``steps.finish_game``), so ``after=N`` stays valid for every caller."""
     rows = (
         await session.scalars(
             select(EventRow).where(EventRow.game_id == game.id).order_by(EventRow.seq)
         )
     ).all()
     viewer = principal.viewer
-    finished = game.status == "finished"
     out: list[dict[str, Any]] = []
     number = 0
     for row in rows:
         if viewer.role == "director":
             number = row.seq
-        elif event_visible(row.audience, row.reveal_at, viewer, finished):
+        elif event_visible(row.audience, None, viewer, finished=False):
             number += 1
         else:
             continue

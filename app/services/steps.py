@@ -224,6 +224,16 @@ async def finish_game(session: AsyncSession, game: Game, now: datetime) -> None:
     game.finished_at = now
     for timer in await pending_timers(session, game):
         timer.done_at = now
+    hidden = (
+        await session.scalars(
+            select(EventRow)
+            .where(EventRow.game_id == game.id, EventRow.reveal_at == "end")
+            .order_by(EventRow.seq)
+        )
+    ).all()
+    if hidden:
+        revealed = [{"at": e.at.isoformat(), "kind": e.kind, "data": e.data} for e in hidden]
+        append_event(session, game, "hidden_events_revealed", {"events": revealed}, ["public"], now)
     if not game.seed_revealed:
         game.seed_revealed = True
         append_event(

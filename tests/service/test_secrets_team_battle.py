@@ -118,7 +118,14 @@ async def test_after_the_end_everything_is_revealed(client: AsyncClient, clock: 
     await tick(client, clock, 3600)
     counter = await game.order("a1", {"type": "counter", "slot": 3})
     await tick(client, clock, 3600)
+    seen_by_b = await game.events("b1")
     await tick(client, clock, 3600)
     public = await game.view()
     assert public["phase"] == "finished"
     assert any(o["id"] == counter["id"] for o in public.get("orders", []))
+    # The events B saw keep their numbers; the secrets arrive as new events after them.
+    after_end = await game.events("b1")
+    assert after_end[: len(seen_by_b)] == seen_by_b
+    revealed = [e for e in after_end if e["kind"] == "hidden_events_revealed"]
+    assert len(revealed) == 1
+    assert counter["id"] in str(revealed[0]["data"])
