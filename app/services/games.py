@@ -51,9 +51,16 @@ class GameOptions(BaseModel):
 
 
 def validation_problem(error: ValidationError, what_zh: str, what_en: str) -> AppError:
-    problems = [
-        f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in error.errors()
-    ]
+    problems: list[str] = []
+    for e in error.errors():
+        where = ".".join(str(p) for p in e["loc"])
+        message = str(e["msg"])
+        if message.startswith("Value error, "):
+            # A model-level check may report several problems at once, "; "-separated.
+            found = message.removeprefix("Value error, ").split("; ")
+            problems.extend(f"{where}: {m}" if where else m for m in found)
+        else:
+            problems.append(f"{where or '(root)'}: {message}")
     return AppError(
         422,
         "invalid_settings",

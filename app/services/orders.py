@@ -37,7 +37,9 @@ async def require_accepting(session: AsyncSession, game: Game, now: datetime) ->
             )
 
 
-def order_json(row: OrderRow, result: dict[str, Any] | None = None) -> dict[str, Any]:
+def order_json(row: OrderRow, reply: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An order as the API shows it. ``reply`` is the ruleset's private answer to the actor
+    (an immediate action's ``result``…), merged in without overriding the order's fields."""
     out: dict[str, Any] = {
         "id": row.id,
         "type": row.type,
@@ -48,8 +50,8 @@ def order_json(row: OrderRow, result: dict[str, Any] | None = None) -> dict[str,
         "created_at": row.created_at.isoformat(),
         "updated_at": row.updated_at.isoformat(),
     }
-    if result:
-        out["result"] = result
+    for key, value in (reply or {}).items():
+        out.setdefault(key, value)
     return out
 
 
