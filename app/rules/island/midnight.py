@@ -274,6 +274,8 @@ def run_midnight(ctx: Ctx) -> None:
     # 5) reports
     for pid in state["player_order"]:
         p = ctx.player(pid)
+        if not p["alive"] and not ctx.notes.get(pid):
+            continue  # dead before tonight: nothing left to report to them
         ctx.emit(
             "night_report",
             {

@@ -49,8 +49,6 @@ def _base(state: JSON) -> JSON:
         "players": alive,
         "dead": dead,
         "announcements": list(state["announcements"]),
-        "as_of": state.get("as_of"),
-        "local_time": _local(state, s),
         "public_challenges": _public_challenges(state) if s.pk_public else [],
     }
 
@@ -194,6 +192,11 @@ def _cell(state: JSON, c: tuple[int, int]) -> JSON:
 
 def _director_view(state: JSON) -> JSON:
     out = _base(state)
+    # The time of the last step changes with every hidden order, so only the director
+    # sees it: in a player's or the public view it would reveal that someone acted, and
+    # when (DESIGN: nothing leaks "through any endpoint, error message, timing or count").
+    out["as_of"] = state.get("as_of")
+    out["local_time"] = _local(state, settings_of(state))
     players = {}
     for pid in state["player_order"]:
         p = state["players"][pid]
