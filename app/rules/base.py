@@ -187,6 +187,43 @@ class Outcome:
     reply: JSON = field(default_factory=dict)
 
 
+def copy_json(value: Any) -> Any:
+    """A fast deep copy of plain JSON data (dicts, lists, scalars): how ``apply`` leaves
+    its input state untouched."""
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
+    return value
+
+
+@dataclass(slots=True)
+class StepContext:
+    """What one ``apply`` call accumulates, for a ruleset to extend with its own fields
+    and its own ``emit``; ``outcome()`` packs it up."""
+
+    state: JSON
+    rng: random.Random
+    now: datetime
+    events: list[Event] = field(default_factory=list)
+    timers: list[TimerSpec] = field(default_factory=list)
+    cancel_timers: list[tuple[str, str]] = field(default_factory=list)
+    order_status: dict[str, str] = field(default_factory=dict)
+    reply: JSON = field(default_factory=dict)
+    finished: bool = False
+
+    def outcome(self) -> Outcome:
+        return Outcome(
+            state=self.state,
+            events=self.events,
+            timers=self.timers,
+            cancel_timers=self.cancel_timers,
+            order_status=self.order_status,
+            finished=self.finished,
+            reply=self.reply,
+        )
+
+
 class Ruleset(Protocol):
     """What every game type implements. See the module docstring."""
 

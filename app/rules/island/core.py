@@ -6,13 +6,19 @@ fresh copy held by :class:`Ctx`; the input state is never touched.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from app.rules.base import AUDIENCE_DIRECTOR, Event, TimerSpec, player_audience
+from app.rules.base import (
+    AUDIENCE_DIRECTOR,
+    Event,
+    StepContext,
+    TimerSpec,
+    copy_json,
+    player_audience,
+)
 from app.rules.island.messages import violation
 from app.rules.island.settings import IslandSettings
 
@@ -44,33 +50,16 @@ def settings_of(state: JSON) -> IslandSettings:
 
 def copy_state(state: JSON) -> JSON:
     """A deep copy of everything but the (never mutated) settings dict."""
-    out = {k: _deep(v) for k, v in state.items() if k != "settings"}
+    out = {k: copy_json(v) for k, v in state.items() if k != "settings"}
     out["settings"] = state["settings"]
     return out
 
 
-def _deep(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {k: _deep(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_deep(x) for x in v]
-    return v
-
-
-@dataclass
-class Ctx:
+@dataclass(kw_only=True)
+class Ctx(StepContext):
     """Everything one ``apply`` call accumulates."""
 
-    state: JSON
     s: IslandSettings
-    rng: random.Random
-    now: datetime
-    events: list[Event] = field(default_factory=list)
-    timers: list[TimerSpec] = field(default_factory=list)
-    cancel_timers: list[tuple[str, str]] = field(default_factory=list)
-    order_status: dict[str, str] = field(default_factory=dict)
-    reply: JSON = field(default_factory=dict)
-    finished: bool = False
     # per-player notes gathered during the 24:00 pipeline (IS-40 private reports)
     notes: dict[str, list[JSON]] = field(default_factory=dict)
 

@@ -202,15 +202,7 @@ class IslandRuleset:
             else:
                 raise violation("unsupported_step", None, kind=kind)
         ctx.state["as_of"] = now.isoformat()
-        return Outcome(
-            state=ctx.state,
-            events=ctx.events,
-            timers=ctx.timers,
-            cancel_timers=ctx.cancel_timers,
-            order_status=ctx.order_status,
-            finished=ctx.finished,
-            reply=ctx.reply,
-        )
+        return ctx.outcome()
 
     def _start(self, ctx: Ctx, step: Step) -> None:
         s = ctx.s

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
@@ -35,8 +35,10 @@ from app.rules.base import (
     Player,
     RuleViolation,
     Step,
+    StepContext,
     TimerSpec,
     Viewer,
+    copy_json,
     side_audience,
 )
 from app.rules.team_battle.intel import intel_source, shown_order
@@ -52,7 +54,6 @@ from app.rules.team_battle.settings import TeamBattleSettings
 from app.rules.team_battle.state import (
     MORALE_UNIT,
     SIDES,
-    copy_json,
     find_order,
     morale_number,
     other,
@@ -78,17 +79,8 @@ def _own(side: str) -> tuple[str, ...]:
 
 
 @dataclass(slots=True)
-class _Turn:
+class _Turn(StepContext):
     """What one step is producing: the new state plus the Outcome's parts."""
-
-    state: JSON
-    rng: random.Random
-    now: datetime
-    events: list[Event] = field(default_factory=list)
-    timers: list[TimerSpec] = field(default_factory=list)
-    cancel_timers: list[tuple[str, str]] = field(default_factory=list)
-    order_status: dict[str, str] = field(default_factory=dict)
-    finished: bool = False
 
     def emit(
         self,
@@ -98,16 +90,6 @@ class _Turn:
         reveal_at: str | None = None,
     ) -> None:
         self.events.append(Event(kind=kind, data=data, audience=audience, reveal_at=reveal_at))
-
-    def outcome(self) -> Outcome:
-        return Outcome(
-            state=self.state,
-            events=self.events,
-            timers=self.timers,
-            cancel_timers=self.cancel_timers,
-            order_status=self.order_status,
-            finished=self.finished,
-        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,6 @@ penetration (TB-4, TB-27, TB-53). Views render it as an int when whole, else a f
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.rules.base import JSON
 
 MORALE_UNIT = 10  # morale is stored in tenths
@@ -25,15 +23,6 @@ def morale_number(tenths: int) -> int | float:
     if tenths % MORALE_UNIT == 0:
         return tenths // MORALE_UNIT
     return tenths / MORALE_UNIT
-
-
-def copy_json(value: Any) -> Any:
-    """A fast deep copy of plain JSON data (dicts, lists, scalars)."""
-    if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in value]
-    return value
 
 
 def round_orders(
