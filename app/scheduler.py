@@ -100,12 +100,15 @@ async def _run_one(
 async def scheduler_loop(
     sessionmaker: async_sessionmaker[AsyncSession], clock: Clock, interval: float, batch: int
 ) -> None:
-    """Forever: run what is due, then wait. Started by the app's lifespan."""
+    """Forever: run what is due, then wait. Started by the app's lifespan. A pass that
+    filled its batch goes straight on: a burst of deadlines must not wait out the interval."""
     while True:
+        ran = 0
         try:
-            await run_due_timers(sessionmaker, clock, batch)
+            ran = await run_due_timers(sessionmaker, clock, batch)
         except asyncio.CancelledError:
             raise
         except Exception:  # keep the loop alive; the failed timer is retried next pass
             log.exception("scheduler pass failed")
-        await asyncio.sleep(interval)
+        if ran < batch:
+            await asyncio.sleep(interval)

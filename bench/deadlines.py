@@ -1,0 +1,375 @@
+"""1,000 Team Battle games whose deployment deadlines fall at the same instant.
+
+Run: ``.venv/bin/python bench/deadlines.py`` (PostgreSQL 15 on 127.0.0.1:5432, trust auth).
+About 1–2 minutes.
+
+It creates a fresh database ``forumplay_bench_<random>``, migrates it (``python -m app migrate``)
+and, through the service functions with an injected ``FakeClock``, two cohorts of started games
+(two players each, both sides deployed, so closing the phase reveals and resolves real work):
+
+* cohort 1 (measured): ``--games`` games (1,000), deployment deadline D1;
+* cohort 2 (baseline): as many games, deadline D2 = D1 + 30 min (cohort 1's next deadlines are
+  an hour after D1, so they never fall due while cohort 2 runs).
+
+Then it runs the scheduler as the service does: worker processes that each run the service's
+own ``app.scheduler.scheduler_loop`` (``run_due_timers`` in a loop, batch and interval from
+``Settings``: SCHEDULER_BATCH / SCHEDULER_INTERVAL_SECONDS, overridable here) with a real clock
+offset so that "now" starts just past the shared deadline: ``deadline + monotonic elapsed``.
+
+* measured: two workers (this machine has 2 cores) on cohort 1;
+* baseline A: one worker alone on cohort 2, same loop, same run;
+* baseline B: the bare limit, one asyncpg connection running 1,000 claim-and-mark transactions
+  (``SELECT … FOR UPDATE SKIP LOCKED LIMIT 1``; ``UPDATE … SET done_at``; ``COMMIT``).
+
+Figures: time until the last game of the cohort is resolved (committed, seen by polling the
+database every 20 ms), lateness p50/p99/max per game (the ``at`` of the game's ``timer`` step,
+which the scheduler stamps with its clock when it claims the timer, minus the deadline), and the
+ratios. Target: all 1,000 resolved within 10 s of the deadline. The database is dropped at the
+end (``--keep-db`` keeps it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import asyncpg  # noqa: E402
+from sqlalchemy import select  # noqa: E402
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker  # noqa: E402
+
+from app.clock import FakeClock  # noqa: E402
+from app.db import make_engine, make_sessionmaker  # noqa: E402
+from app.models import PlayerRow  # noqa: E402
+from app.services import games as games_service  # noqa: E402
+from app.services import orders as orders_service  # noqa: E402
+from app.services.auth import Principal  # noqa: E402
+from app.settings import Settings  # noqa: E402
+
+PG = "postgres@127.0.0.1:5432"
+TARGET_SECONDS = 10.0
+TB_SETTINGS: dict[str, Any] = {
+    "troops": {"A": 30, "B": 30},
+    "deployment_seconds": 3600,
+    "command_seconds": 3600,
+    "battle_seconds": 3600,
+    "response_seconds": 600,
+}
+DEPLOY_A = {"type": "deploy", "troops": [4, 7, 8, 6, 5]}
+DEPLOY_B = {"type": "deploy", "troops": [6, 6, 7, 5, 6]}
+START_1 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+COHORT_GAP = timedelta(minutes=30)
+DEPLOYMENT = timedelta(seconds=TB_SETTINGS["deployment_seconds"])
+
+
+class OffsetClock:
+    """A real clock that reads ``start`` at the moment it was created, then runs in real time."""
+
+    def __init__(self, start: datetime) -> None:
+        self._start = start
+        self._t0 = time.monotonic()
+
+    def now(self) -> datetime:
+        return self._start + timedelta(seconds=time.monotonic() - self._t0)
+
+
+@dataclass
+class Run:
+    label: str
+    games: int
+    seconds: float  # deadline → last game's resolution committed (polled)
+    lateness: list[float]  # per game: timer step time − deadline, seconds
+
+    def pct(self, q: float) -> float:
+        values = sorted(self.lateness)
+        if not values:
+            return float("nan")
+        return values[min(len(values) - 1, max(0, round(q / 100 * len(values)) - 1))]
+
+
+# ----- database ---------------------------------------------------------------------------
+
+
+def plain_url(url: str) -> str:
+    return url.replace("postgresql+asyncpg://", "postgresql://")
+
+
+async def create_database(name: str) -> None:
+    conn = await asyncpg.connect(f"postgresql://{PG}/postgres")
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+
+
+async def drop_database(name: str) -> None:
+    conn = await asyncpg.connect(f"postgresql://{PG}/postgres")
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+def migrate(url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": url}
+    subprocess.run(
+        [sys.executable, "-m", "app", "migrate"], cwd=ROOT, env=env, check=True, capture_output=True
+    )
+
+
+async def create_cohort(
+    sessionmaker: async_sessionmaker[AsyncSession], prefix: str, count: int, start: datetime
+) -> None:
+    """``count`` started team battles, both sides deployed, all created at ``start`` (so
+    their deployment deadlines are identical), in transactions of 100 games."""
+    clock = FakeClock(start)
+    director = Principal("director")
+    for first in range(0, count, 100):
+        async with sessionmaker() as session, session.begin():
+            for i in range(first, min(count, first + 100)):
+                now = clock.now()
+                created = await games_service.create_game(
+                    session, "team_battle", f"{prefix} {i}", dict(TB_SETTINGS), None, {}, now
+                )
+                game = await games_service.load_game(session, created["id"])
+                a = await games_service.add_player(session, game, director, "a", "A", now)
+                b = await games_service.add_player(session, game, director, "b", "B", now)
+                await games_service.start_game(session, game, director, now)
+                for player, body in ((a, DEPLOY_A), (b, DEPLOY_B)):
+                    row = await session.get(PlayerRow, player["id"])
+                    assert row is not None
+                    principal = Principal("player", player=row)
+                    await orders_service.submit_order(session, game, principal, dict(body), now)
+
+
+async def resolved(conn: asyncpg.Connection, prefix: str) -> int:
+    count = await conn.fetchval(
+        "SELECT count(*) FROM steps s JOIN games g ON g.id = s.game_id "
+        "WHERE s.kind = 'timer' AND g.title LIKE $1",
+        f"{prefix} %",
+    )
+    return int(count)
+
+
+async def lateness(conn: asyncpg.Connection, prefix: str, deadline: datetime) -> list[float]:
+    rows = await conn.fetch(
+        "SELECT min(s.at) AS at FROM steps s JOIN games g ON g.id = s.game_id "
+        "WHERE s.kind = 'timer' AND g.title LIKE $1 GROUP BY s.game_id",
+        f"{prefix} %",
+    )
+    return [(row["at"] - deadline).total_seconds() for row in rows]
+
+
+async def check_phases(conn: asyncpg.Connection, prefix: str) -> dict[str, int]:
+    rows = await conn.fetch(
+        "SELECT state->>'phase' AS phase, count(*) AS n FROM games WHERE title LIKE $1 GROUP BY 1",
+        f"{prefix} %",
+    )
+    return {str(r["phase"]): int(r["n"]) for r in rows}
+
+
+# ----- scheduler workers ------------------------------------------------------------------
+
+
+async def worker_main(url: str, start_iso: str, interval: float, batch: int) -> None:
+    """One scheduler process: connect, say "ready", wait for "go", then run the service's
+    deadline loop with a real clock that starts at ``start_iso`` until terminated."""
+    from app.scheduler import scheduler_loop
+
+    engine = make_engine(url, pool_size=2)
+    sessionmaker = make_sessionmaker(engine)
+    async with sessionmaker() as session:  # open a connection before the clock starts
+        await session.execute(select(1))
+    print("ready", flush=True)
+    await asyncio.to_thread(sys.stdin.readline)
+    clock = OffsetClock(datetime.fromisoformat(start_iso))
+    try:
+        await scheduler_loop(sessionmaker, clock, interval, batch)
+    finally:
+        await engine.dispose()
+
+
+def spawn_worker(url: str, start: datetime, interval: float, batch: int) -> subprocess.Popen[str]:
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker", url, start.isoformat()]
+    command += ["--interval", str(interval), "--batch", str(batch)]
+    proc = subprocess.Popen(
+        command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if line.strip() != "ready":
+        raise RuntimeError(f"scheduler worker failed to start: {line!r}")
+    return proc
+
+
+async def run_workers(
+    url: str, prefix: str, count: int, deadline: datetime, workers: int, interval: float, batch: int
+) -> Run:
+    procs = [spawn_worker(url, deadline, interval, batch) for _ in range(workers)]
+    conn = await asyncpg.connect(plain_url(url))
+    try:
+        t0 = time.monotonic()
+        for proc in procs:
+            assert proc.stdin is not None
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+        while True:
+            done = await resolved(conn, prefix)
+            elapsed = time.monotonic() - t0
+            if done >= count:
+                break
+            if elapsed > 300:
+                raise RuntimeError(f"only {done}/{count} resolved after {elapsed:.0f} s")
+            await asyncio.sleep(0.02)
+        late = await lateness(conn, prefix, deadline)
+        phases = await check_phases(conn, prefix)
+    finally:
+        await conn.close()
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=30)
+    if phases != {"command": count}:
+        print(f"WARNING: cohort {prefix} phases after the run: {phases}")
+    label = f"{workers} scheduler worker{'s' if workers > 1 else ''}"
+    return Run(label, count, elapsed, late)
+
+
+async def bare_loop(url: str, count: int) -> Run:
+    """The bare limit: claim-and-mark ``count`` due rows, one transaction each, one
+    connection, no ORM, no game logic."""
+    conn = await asyncpg.connect(plain_url(url))
+    try:
+        await conn.execute(
+            "CREATE TABLE bench_bare_timers (id serial PRIMARY KEY, due_at timestamptz NOT NULL, "
+            "done_at timestamptz)"
+        )
+        await conn.execute("CREATE INDEX ON bench_bare_timers (due_at) WHERE done_at IS NULL")
+        await conn.execute(
+            "INSERT INTO bench_bare_timers (due_at) SELECT now() FROM generate_series(1, $1)",
+            count,
+        )
+        started = time.monotonic()
+        late: list[float] = []
+        for _ in range(count):
+            async with conn.transaction():
+                row_id = await conn.fetchval(
+                    "SELECT id FROM bench_bare_timers WHERE done_at IS NULL "
+                    "ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED"
+                )
+                await conn.execute(
+                    "UPDATE bench_bare_timers SET done_at = now() WHERE id = $1", row_id
+                )
+            late.append(time.monotonic() - started)
+        return Run("bare claim+UPDATE loop", count, time.monotonic() - started, late)
+    finally:
+        await conn.close()
+
+
+# ----- main -------------------------------------------------------------------------------
+
+
+def parse_args() -> argparse.Namespace:
+    settings = Settings()
+    parser = argparse.ArgumentParser(description="1,000 deadlines at the same instant")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument(
+        "--interval",
+        type=float,
+        default=settings.scheduler_interval_seconds,
+        help="scheduler_loop interval (default: the service setting)",
+    )
+    parser.add_argument(
+        "--batch",
+        type=int,
+        default=settings.scheduler_batch,
+        help="run_due_timers limit per pass (default: the service setting)",
+    )
+    parser.add_argument("--keep-db", action="store_true")
+    parser.add_argument("--worker", nargs=2, metavar=("URL", "START"), help=argparse.SUPPRESS)
+    return parser.parse_args()
+
+
+async def setup(url: str, count: int) -> float:
+    engine = make_engine(url, pool_size=2)
+    sessionmaker = make_sessionmaker(engine)
+    started = time.perf_counter()
+    try:
+        await create_cohort(sessionmaker, "c1", count, START_1)
+        await create_cohort(sessionmaker, "c2", count, START_1 + COHORT_GAP)
+    finally:
+        await engine.dispose()
+    return time.perf_counter() - started
+
+
+def line(run: Run) -> str:
+    return (
+        f"| {run.label} | {run.games} | {run.seconds:.2f} | {run.games / run.seconds:.0f} "
+        f"| {run.pct(50):.2f} | {run.pct(99):.2f} | {max(run.lateness):.2f} |"
+    )
+
+
+def main() -> None:
+    args = parse_args()
+    if args.worker:
+        asyncio.run(worker_main(args.worker[0], args.worker[1], args.interval, args.batch))
+        return
+    name = f"forumplay_bench_{secrets.token_hex(4)}"
+    url = f"postgresql+asyncpg://{PG}/{name}"
+    deadline_1 = START_1 + DEPLOYMENT
+    deadline_2 = START_1 + COHORT_GAP + DEPLOYMENT
+    print(
+        f"database {name}; {os.cpu_count()} cores; scheduler batch {args.batch}, interval "
+        f"{args.interval:g} s",
+        flush=True,
+    )
+    asyncio.run(create_database(name))
+    try:
+        migrate(url)
+        took = asyncio.run(setup(url, args.games))
+        print(f"set up 2 x {args.games} started, deployed games in {took:.1f} s", flush=True)
+        measured = asyncio.run(
+            run_workers(url, "c1", args.games, deadline_1, 2, args.interval, args.batch)
+        )
+        print(f"  {measured.label}: all resolved in {measured.seconds:.2f} s", flush=True)
+        single = asyncio.run(
+            run_workers(url, "c2", args.games, deadline_2, 1, args.interval, args.batch)
+        )
+        print(f"  {single.label}: all resolved in {single.seconds:.2f} s", flush=True)
+        bare = asyncio.run(bare_loop(url, args.games))
+        print(f"  {bare.label}: {bare.seconds:.2f} s", flush=True)
+    finally:
+        if not args.keep_db:
+            asyncio.run(drop_database(name))
+
+    print()
+    print(
+        f"{args.games} deadlines at one instant; scheduler_loop batch {args.batch}, "
+        f"interval {args.interval:g} s"
+    )
+    print("| run | games | all resolved (s) | games/s | lateness p50 (s) | p99 (s) | max (s) |")
+    print("|---|---|---|---|---|---|---|")
+    for run in (measured, single, bare):
+        print(line(run))
+    print(f"two workers vs one worker: {single.seconds / measured.seconds:.2f}x faster")
+    print(f"two workers vs bare claim+UPDATE loop: {measured.seconds / bare.seconds:.1f}x slower")
+    ok = measured.seconds <= TARGET_SECONDS
+    print(
+        f"all {args.games} resolved within {TARGET_SECONDS:g} s: {measured.seconds:.2f} s "
+        f"{'PASS' if ok else 'MISS'}"
+    )
+
+
+if __name__ == "__main__":
+    main()

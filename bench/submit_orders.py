@@ -1,0 +1,450 @@
+"""Order submission under 64 (and 16) concurrent clients, against the bare limit, same run.
+
+Run: ``.venv/bin/python bench/submit_orders.py`` (PostgreSQL 15 on 127.0.0.1:5432, trust auth;
+``wrk`` on PATH if possible, else ``bench/http_load.py`` is the load generator). About 1.5 min.
+
+It creates a fresh database ``forumplay_bench_<random>``, migrates it (``python -m app migrate``),
+creates started Team Battle games through the service functions (two players each, sides A and
+B, deployment phase open for an hour), then starts two servers, one uvicorn worker each
+(``--loop uvloop --http httptools``, no access log):
+
+* ours: ``app.main:app`` (SCHEDULER_ENABLED=false, DB_POOL_SIZE=20), loaded with
+  ``POST /api/v1/games/{id}/orders`` + ``{"type": "deploy", "troops": [...]}``: every request is
+  an accepted order (a side's new deployment replaces its previous one, TB-10); each wrk thread
+  owns its own games and tokens, so no two requests in flight wait for the same game lock;
+* bare: ``bench/bare_insert_app.py`` (validate a small pydantic body, INSERT one row, pool 20).
+
+Both get the same client, same bodies, same connections, for a fixed duration each (interleaved
+bare/ours), and the script prints req/s, p50, p99, non-2xx/errors and the target ratios:
+throughput ours/bare at 64 clients ≥ 0.7, p99 ours/bare at 16 clients ≤ 1.5. The database is
+dropped at the end (``--keep-db`` keeps it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import asyncpg  # noqa: E402
+from sqlalchemy import func, select  # noqa: E402
+
+from app.clock import SystemClock  # noqa: E402
+from app.db import make_engine, make_sessionmaker  # noqa: E402
+from app.models import OrderRow  # noqa: E402
+from app.services import games as games_service  # noqa: E402
+from app.services.auth import Principal  # noqa: E402
+
+PG = "postgres@127.0.0.1:5432"
+TB_SETTINGS: dict[str, Any] = {
+    "troops": {"A": 30, "B": 30},
+    "deployment_seconds": 3600,
+    "command_seconds": 3600,
+    "battle_seconds": 3600,
+    "response_seconds": 600,
+}
+# Valid deployments (five slots, 30 troops): bodies vary, no Idempotency-Key is sent.
+BODIES = [
+    json.dumps({"type": "deploy", "troops": t}, separators=(",", ":"))
+    for t in (
+        [6, 6, 6, 6, 6],
+        [7, 5, 6, 6, 6],
+        [4, 7, 8, 6, 5],
+        [6, 6, 7, 5, 6],
+        [10, 5, 5, 5, 5],
+        [5, 5, 5, 5, 10],
+        [2, 8, 8, 8, 4],
+        [6, 4, 6, 8, 6],
+    )
+]
+THROUGHPUT_TARGET = 0.7  # ours / bare req/s at 64 clients, at least
+P99_TARGET = 1.5  # ours / bare p99 at 16 clients, at most
+
+WRK_LUA = """
+local targets = %(targets)s
+local bodies = %(bodies)s
+local prefix = "%(prefix)s"
+local nthreads = %(threads)d
+local threads = {}
+local counter = 0
+
+function setup(thread)
+  thread:set("tid", counter)
+  counter = counter + 1
+  table.insert(threads, thread)
+end
+
+function init(args)
+  mine = {}
+  for i = tid + 1, #targets, nthreads do
+    table.insert(mine, targets[i])
+  end
+  n = tid
+  non2xx = 0
+end
+
+function request()
+  n = n + 1
+  local t = mine[(n %% #mine) + 1]
+  local body = bodies[(n %% #bodies) + 1]
+  return wrk.format("POST", prefix .. t[1] .. "/orders",
+    {["Authorization"] = "Bearer " .. t[2], ["Content-Type"] = "application/json"}, body)
+end
+
+function response(status, headers, body)
+  if status < 200 or status > 299 then
+    non2xx = non2xx + 1
+  end
+end
+
+function done(summary, latency, requests)
+  local bad = 0
+  for _, thread in ipairs(threads) do
+    bad = bad + thread:get("non2xx")
+  end
+  local e = summary.errors
+  io.write(string.format(
+    'RESULT {"requests": %%d, "duration_us": %%d, "non2xx": %%d, "errors": %%d, ' ..
+    '"p50_us": %%d, "p99_us": %%d, "max_us": %%d}\\n',
+    summary.requests, summary.duration, bad, e.connect + e.read + e.write + e.timeout,
+    latency:percentile(50), latency:percentile(99), latency.max))
+end
+"""
+
+
+@dataclass
+class Result:
+    name: str
+    clients: int
+    requests: int
+    seconds: float
+    non2xx: int
+    errors: int
+    p50_ms: float
+    p99_ms: float
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+
+# ----- database ---------------------------------------------------------------------------
+
+
+async def create_database(name: str) -> None:
+    conn = await asyncpg.connect(f"postgresql://{PG}/postgres")
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+
+
+async def drop_database(name: str) -> None:
+    conn = await asyncpg.connect(f"postgresql://{PG}/postgres")
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+def migrate(url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": url}
+    subprocess.run(
+        [sys.executable, "-m", "app", "migrate"], cwd=ROOT, env=env, check=True, capture_output=True
+    )
+
+
+async def create_games(url: str, count: int) -> list[tuple[str, str, str]]:
+    """``count`` started team battles; returns (game id, side A token, side B token)."""
+    engine = make_engine(url, pool_size=2)
+    sessionmaker = make_sessionmaker(engine)
+    clock = SystemClock()
+    director = Principal("director")
+    out: list[tuple[str, str, str]] = []
+    try:
+        async with sessionmaker() as session, session.begin():
+            for i in range(count):
+                now = clock.now()
+                created = await games_service.create_game(
+                    session, "team_battle", f"bench {i}", dict(TB_SETTINGS), None, {}, now
+                )
+                game = await games_service.load_game(session, created["id"])
+                a = await games_service.add_player(session, game, director, "a", "A", now)
+                b = await games_service.add_player(session, game, director, "b", "B", now)
+                await games_service.start_game(session, game, director, now)
+                out.append((game.id, a["token"], b["token"]))
+    finally:
+        await engine.dispose()
+    return out
+
+
+async def count_orders(url: str) -> int:
+    engine = make_engine(url, pool_size=1)
+    try:
+        async with make_sessionmaker(engine)() as session:
+            return int(await session.scalar(select(func.count()).select_from(OrderRow)) or 0)
+    finally:
+        await engine.dispose()
+
+
+async def count_bare_rows(url: str) -> int:
+    conn = await asyncpg.connect(url.replace("+asyncpg", ""))
+    try:
+        return int(await conn.fetchval("SELECT count(*) FROM bench_bare_orders"))
+    finally:
+        await conn.close()
+
+
+# ----- servers ----------------------------------------------------------------------------
+
+
+def start_server(target: str, port: int, url: str) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "SCHEDULER_ENABLED": "false",
+        "DB_POOL_SIZE": "20",
+    }
+    command = [sys.executable, "-m", "uvicorn", target, "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--workers", "1", "--loop", "uvloop"]
+    command += ["--http", "httptools", "--no-access-log", "--log-level", "warning"]
+    return subprocess.Popen(command, cwd=ROOT, env=env)
+
+
+def wait_ready(port: int, path: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"server on port {port} did not become ready")
+        time.sleep(0.2)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+# ----- load -------------------------------------------------------------------------------
+
+
+def interleaved_targets(games: list[tuple[str, str, str]]) -> list[tuple[str, str]]:
+    """(game id, token): all side-A tokens, then all side-B ones. Thread/connection k takes
+    every n-th, so consecutive requests of one thread go to different games."""
+    return [(g, a) for g, a, _ in games] + [(g, b) for g, _, b in games]
+
+
+def lua_string(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def run_wrk(
+    port: int, prefix: str, targets: list[tuple[str, str]], clients: int, seconds: float
+) -> dict[str, Any]:
+    threads = 2
+    lua = WRK_LUA % {
+        "targets": "{" + ",".join(f"{{{lua_string(g)},{lua_string(t)}}}" for g, t in targets) + "}",
+        "bodies": "{" + ",".join(lua_string(b) for b in BODIES) + "}",
+        "prefix": prefix,
+        "threads": threads,
+    }
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(lua)
+        script = f.name
+    try:
+        command = ["wrk", f"-t{threads}", f"-c{clients}", f"-d{seconds:g}s", "--timeout", "10s"]
+        command += ["-s", script, f"http://127.0.0.1:{port}"]
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    finally:
+        os.unlink(script)
+    line = next(x for x in out.splitlines() if x.startswith("RESULT "))
+    return dict(json.loads(line.removeprefix("RESULT ")))
+
+
+def run_python_load(
+    port: int, prefix: str, targets: list[tuple[str, str]], clients: int, seconds: float
+) -> dict[str, Any]:
+    spec = {
+        "host": "127.0.0.1",
+        "port": port,
+        "connections": clients,
+        "duration": seconds,
+        "targets": [[f"{prefix}{g}/orders", t] for g, t in targets],
+        "bodies": BODIES,
+    }
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(spec, f)
+        path = f.name
+    try:
+        command = [sys.executable, str(ROOT / "bench" / "http_load.py"), path]
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    finally:
+        os.unlink(path)
+    return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def load(
+    tool: str,
+    name: str,
+    port: int,
+    prefix: str,
+    targets: list[tuple[str, str]],
+    clients: int,
+    seconds: float,
+) -> Result:
+    runner = run_wrk if tool == "wrk" else run_python_load
+    raw = runner(port, prefix, targets, clients, seconds)
+    return Result(
+        name=name,
+        clients=clients,
+        requests=int(raw["requests"]),
+        seconds=float(raw["duration_us"]) / 1e6,
+        non2xx=int(raw["non2xx"]),
+        errors=int(raw["errors"]),
+        p50_ms=float(raw["p50_us"]) / 1000,
+        p99_ms=float(raw["p99_us"]) / 1000,
+    )
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+# ----- main -------------------------------------------------------------------------------
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds per measured run")
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds of warm-up per server")
+    parser.add_argument("--games", type=int, default=256, help="games (two tokens each)")
+    parser.add_argument("--clients", type=int, nargs="+", default=[64, 16])
+    parser.add_argument("--tool", choices=["auto", "wrk", "python"], default="auto")
+    parser.add_argument("--port", type=int, default=18431, help="ours; bare uses port + 1")
+    parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
+    parser.add_argument(
+        "--hold",
+        type=float,
+        default=0.0,
+        help="after the runs, keep loading ours at 64 clients for this many seconds "
+        "(attach a profiler to the printed pid meanwhile)",
+    )
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = parse_args()
+    tool = args.tool
+    if tool == "auto":
+        tool = "wrk" if shutil.which("wrk") else "python"
+    name = f"forumplay_bench_{secrets.token_hex(4)}"
+    url = f"postgresql+asyncpg://{PG}/{name}"
+    print(f"database {name}; load generator: {tool}; {os.cpu_count()} cores", flush=True)
+    asyncio.run(create_database(name))
+    servers: list[subprocess.Popen[bytes]] = []
+    try:
+        migrate(url)
+        started = time.perf_counter()
+        games = asyncio.run(create_games(url, args.games))
+        print(f"set up {len(games)} started games in {time.perf_counter() - started:.1f} s")
+        targets = interleaved_targets(games)
+        ours_port, bare_port = args.port, args.port + 1
+        ours = start_server("app.main:app", ours_port, url)
+        servers.append(ours)
+        bare = start_server("bench.bare_insert_app:app", bare_port, url)
+        servers.append(bare)
+        wait_ready(ours_port, "/healthz")
+        wait_ready(bare_port, "/ping")
+        print(f"servers up: ours pid {ours.pid} :{ours_port}, bare pid {bare.pid} :{bare_port}")
+        endpoints = {
+            "bare": (bare_port, "/games/"),
+            "ours": (ours_port, "/api/v1/games/"),
+        }
+        for label, (port, prefix) in endpoints.items():
+            load(tool, label, port, prefix, targets, 16, args.warmup)
+        orders_before = asyncio.run(count_orders(url))
+        bare_before = asyncio.run(count_bare_rows(url))
+
+        results: dict[tuple[str, int], Result] = {}
+        for clients in args.clients:
+            for label, (port, prefix) in endpoints.items():
+                r = load(tool, label, port, prefix, targets, clients, args.duration)
+                results[(label, clients)] = r
+                print(
+                    f"  {label:4} {clients:3} clients: {r.rps:7.0f} req/s  p50 {r.p50_ms:7.1f} ms"
+                    f"  p99 {r.p99_ms:7.1f} ms  non-2xx {r.non2xx}  errors {r.errors}",
+                    flush=True,
+                )
+        orders_after = asyncio.run(count_orders(url))
+        bare_after = asyncio.run(count_bare_rows(url))
+
+        if args.hold > 0:
+            print(f"holding ours (pid {ours.pid}) at 64 clients for {args.hold:g} s", flush=True)
+            load(tool, "ours", ours_port, "/api/v1/games/", targets, 64, args.hold)
+    finally:
+        for proc in servers:
+            stop(proc)
+        if not args.keep_db:
+            asyncio.run(drop_database(name))
+
+    print()
+    print(f"Order submission, {args.duration:g} s per run, {tool}, one uvicorn worker each")
+    print("| endpoint | clients | req/s | p50 ms | p99 ms | non-2xx | errors |")
+    print("|---|---|---|---|---|---|---|")
+    for (label, clients), r in results.items():
+        print(
+            f"| {label} | {clients} | {r.rps:.0f} | {r.p50_ms:.1f} | {r.p99_ms:.1f} "
+            f"| {r.non2xx} | {r.errors} |"
+        )
+    ours_ok = sum(r.requests - r.non2xx for (lb, _), r in results.items() if lb == "ours")
+    bare_ok = sum(r.requests - r.non2xx for (lb, _), r in results.items() if lb == "bare")
+    print(
+        f"accepted orders stored: ours {orders_after - orders_before} rows for {ours_ok} 2xx; "
+        f"bare {bare_after - bare_before} rows for {bare_ok} 2xx (rows may exceed 2xx by "
+        "the requests still in flight when a run stopped)"
+    )
+    if ("ours", 64) in results and ("bare", 64) in results:
+        ratio = results[("ours", 64)].rps / results[("bare", 64)].rps
+        print(
+            f"throughput ours/bare at 64 clients: {ratio:.2f} "
+            f"(target >= {THROUGHPUT_TARGET}) {verdict(ratio >= THROUGHPUT_TARGET)}"
+        )
+    if ("ours", 16) in results and ("bare", 16) in results:
+        ratio = results[("ours", 16)].p99_ms / results[("bare", 16)].p99_ms
+        print(
+            f"p99 ours/bare at 16 clients: {ratio:.2f} "
+            f"(target <= {P99_TARGET}) {verdict(ratio <= P99_TARGET)}"
+        )
+    bad = sum(r.non2xx + r.errors for r in results.values())
+    if bad:
+        print(f"WARNING: {bad} non-2xx responses or socket errors")
+
+
+if __name__ == "__main__":
+    main()
