@@ -28,7 +28,9 @@ def make_engine(url: str, pool_size: int = 20, echo: bool = False) -> AsyncEngin
         _sqlite_immediate_transactions(engine)
         return engine
     kwargs: dict[str, Any] = {"pool_size": pool_size, "max_overflow": pool_size}
-    return create_async_engine(url, echo=echo, pool_pre_ping=True, **kwargs)
+    # No pool_pre_ping: it costs a round trip on every request; a dead connection fails
+    # that one transaction, which rolls back and changes nothing.
+    return create_async_engine(url, echo=echo, **kwargs)
 
 
 def _sqlite_immediate_transactions(engine: AsyncEngine) -> None:

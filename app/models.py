@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -15,6 +15,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
     text,
@@ -216,3 +217,12 @@ class IdempotencyRow(Base):
     status_code: Mapped[int] = mapped_column(Integer)
     body: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
+
+
+# The Core tables behind the models, typed, for the hot paths that skip the ORM.
+GAMES = cast(Table, Game.__table__)
+ORDERS = cast(Table, OrderRow.__table__)
+ORDER_REVISIONS = cast(Table, OrderRevision.__table__)
+STEPS = cast(Table, StepRow.__table__)
+EVENTS = cast(Table, EventRow.__table__)
+TIMERS = cast(Table, Timer.__table__)

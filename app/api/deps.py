@@ -45,10 +45,10 @@ async def run(
     sessionmaker = request.app.state.sessionmaker
     key = request.headers.get("Idempotency-Key") if idempotent else None
     scope = idempotency.scope_for(token)
-    method = request.method
-    # The key names one request: the same key with another body is refused, not replayed.
-    digest = hashlib.sha256(await request.body()).hexdigest()[:32]
-    path = f"{request.url.path}#{digest}"
+    method, path = request.method, request.url.path
+    if key:
+        # The key names one request: the same key with another body is refused, not replayed.
+        path = f"{path}#{hashlib.sha256(await request.body()).hexdigest()[:32]}"
     for attempt in (1, 2):
         try:
             async with sessionmaker() as session, session.begin():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Literal
 
@@ -29,10 +30,20 @@ def new_id(nbytes: int = 9) -> str:
     return secrets.token_urlsafe(nbytes).replace("-", "x").replace("_", "y")
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """Who a player token belongs to: a plain value, safe to keep between requests."""
+
+    id: str
+    game_id: str
+    name: str
+    side: str | None
+
+
 @dataclass(frozen=True)
 class Principal:
     role: Literal["director", "player", "public"]
-    player: PlayerRow | None = None
+    player: PlayerInfo | None = None
     via_admin: bool = False
 
     @property
@@ -72,12 +83,28 @@ async def principal_for(
     digest = hash_token(token)
     if hmac.compare_digest(digest, game.director_token_hash):
         return Principal("director")
-    player = await session.scalar(
-        select(PlayerRow).where(PlayerRow.token_hash == digest, PlayerRow.game_id == game.id)
-    )
+    player = _players.get((game.id, digest))
     if player is None:
-        raise unauthorized()
+        row = await session.scalar(
+            select(PlayerRow).where(PlayerRow.token_hash == digest, PlayerRow.game_id == game.id)
+        )
+        if row is None:
+            raise unauthorized()
+        player = PlayerInfo(id=row.id, game_id=row.game_id, name=row.name, side=row.side)
+        _remember(game.id, digest, player)
     return Principal("player", player=player)
+
+
+# Players never change once added (no rename, no removal), so who a token belongs to can
+# be remembered: it saves a query on every order. Unknown tokens are never remembered.
+_players: OrderedDict[tuple[str, str], PlayerInfo] = OrderedDict()
+_PLAYER_CACHE_SIZE = 50_000
+
+
+def _remember(game_id: str, digest: str, player: PlayerInfo) -> None:
+    _players[(game_id, digest)] = player
+    if len(_players) > _PLAYER_CACHE_SIZE:
+        _players.popitem(last=False)
 
 
 def require_director(principal: Principal) -> None:
@@ -86,7 +113,7 @@ def require_director(principal: Principal) -> None:
         raise _need("director", "导演")
 
 
-def require_player(principal: Principal) -> PlayerRow:
+def require_player(principal: Principal) -> PlayerInfo:
     require_known(principal)
     if principal.role != "player" or principal.player is None:
         raise _need("player", "玩家")

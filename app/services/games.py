@@ -26,9 +26,7 @@ from app.rules.base import (
 )
 from app.rules.registry import get_ruleset
 from app.services.auth import Principal, hash_token, new_id, new_token, require_director
-from app.services.steps import pending_timers, run_step
-
-DEADLINE_TIMER_KINDS = ("phase", "midnight")
+from app.services.steps import DEADLINE_TIMER_KINDS, json_roundtrip, pending_timers, run_step
 
 
 class GameOptions(BaseModel):
@@ -273,7 +271,7 @@ async def start_game(
         ruleset.validate_roster(settings, players)
     except RuleViolation as violation:
         raise AppError.from_violation(violation) from None
-    game.state = ruleset.initial_state(settings, players)
+    game.state = json_roundtrip(ruleset.initial_state(settings, players))
     game.status = "running"
     await run_step(session, game, STEP_START, DIRECTOR, {}, now)
     audit(session, game, principal, "start", {}, now)

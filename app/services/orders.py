@@ -9,11 +9,14 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import AppError, conflict, not_found
-from app.models import Game, OrderRevision, OrderRow
+from app.models import (
+    Game,
+    OrderRevision,
+    OrderRow,
+)
 from app.rules.base import STEP_ORDER, STEP_READY, STEP_REVISE, STEP_WITHDRAW
 from app.services.auth import Principal, new_id, require_known, require_player
-from app.services.games import DEADLINE_TIMER_KINDS
-from app.services.steps import pending_timers, run_step
+from app.services.steps import INSERT_ORDER, INSERT_ORDER_REVISION, deadline_due, run_step
 
 
 async def require_accepting(session: AsyncSession, game: Game, now: datetime) -> None:
@@ -28,13 +31,12 @@ async def require_accepting(session: AsyncSession, game: Game, now: datetime) ->
         )
     if game.status == "finished":
         raise conflict("game_finished", "游戏已结束。", "The game is over.")
-    for timer in await pending_timers(session, game):
-        if timer.kind in DEADLINE_TIMER_KINDS and timer.due_at is not None and timer.due_at <= now:
-            raise conflict(
-                "deadline_passed",
-                "本阶段的截止时间已过，正在结算，指令未被接受。",
-                "This phase's deadline has passed and it is being resolved; the order was not accepted.",
-            )
+    if await deadline_due(session, game, now):
+        raise conflict(
+            "deadline_passed",
+            "本阶段的截止时间已过，正在结算，指令未被接受。",
+            "This phase's deadline has passed and it is being resolved; the order was not accepted.",
+        )
 
 
 def order_json(row: OrderRow, reply: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -69,6 +71,17 @@ async def submit_order(
     await require_accepting(session, game, now)
     kind = _order_type(body)
     order_id = new_id()
+    outcome = await run_step(
+        session,
+        game,
+        STEP_ORDER,
+        principal.actor,
+        {"order_id": order_id, "order": body},
+        now,
+        new_order_id=order_id,
+    )
+    # Written after the step, with the status the rules gave it: an order that reaches
+    # this line is acknowledged, and it commits together with the step that accepted it.
     row = OrderRow(
         id=order_id,
         game_id=game.id,
@@ -76,19 +89,26 @@ async def submit_order(
         side=player.side,
         type=kind,
         body=body,
-        status="submitted",
-        step_seq=game.step_seq + 1,
+        status=outcome.order_status.get(order_id, "pending"),
+        step_seq=game.step_seq,
         created_at=now,
         updated_at=now,
     )
-    session.add(row)
-    await session.flush()  # the order row first: its revisions refer to it
-    session.add(_revision(row, "submit", body, principal, row.step_seq, now))
-    outcome = await run_step(
-        session, game, STEP_ORDER, principal.actor, {"order_id": order_id, "order": body}, now
+    conn = await session.connection()
+    await conn.execute(INSERT_ORDER, _columns(row))
+    await conn.execute(
+        INSERT_ORDER_REVISION,
+        _columns(_revision(row, "submit", body, principal, game.step_seq, now)),
     )
-    row.status = outcome.order_status.get(order_id, "pending")
     return order_json(row, outcome.reply)
+
+
+def _columns(row: OrderRow | OrderRevision) -> dict[str, Any]:
+    return {
+        c.key: getattr(row, c.key)
+        for c in row.__table__.columns
+        if getattr(row, c.key) is not None or not c.primary_key
+    }
 
 
 async def _own_order(

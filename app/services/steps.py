@@ -12,13 +12,27 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app.errors import AppError
-from app.models import EventRow, Game, OrderRevision, OrderRow, StepRow, Timer
+from app.models import (
+    EVENTS,
+    GAMES,
+    ORDER_REVISIONS,
+    ORDERS,
+    STEPS,
+    TIMERS,
+    EventRow,
+    Game,
+    Timer,
+)
 from app.rules.base import Actor, Event, Outcome, RuleViolation, Step, TimerSpec, step_rng
 from app.rules.registry import get_ruleset
+
+# The timers that are a game's deadline: the phase close (team battle), 24:00 (island).
+DEADLINE_TIMER_KINDS = ("phase", "midnight")
 
 
 def canonical_json(value: Any) -> str:
@@ -37,20 +51,19 @@ def json_roundtrip(value: Any) -> Any:
 def apply_step(
     ruleset_name: str, seed: str, state: dict[str, Any], step: Step, now: datetime
 ) -> Outcome:
-    """Pure: the ruleset's ``apply`` with the step's own RNG. Shared by live play and replay."""
+    """Pure: the ruleset's ``apply`` with the step's own RNG. Shared by live play and replay.
+    ``state`` must be as the database gives it back (replay round-trips it through JSON)."""
     ruleset = get_ruleset(ruleset_name)
     try:
-        outcome = ruleset.apply(state, step, step_rng(seed, step.id), now)
+        return ruleset.apply(state, step, step_rng(seed, step.id), now)
     except RuleViolation as violation:
         raise AppError.from_violation(violation) from None
-    outcome.state = json_roundtrip(outcome.state)
-    return outcome
 
 
 def event_record(event: Event) -> dict[str, Any]:
     return {
         "kind": event.kind,
-        "data": json_roundtrip(event.data),
+        "data": event.data,
         "audience": list(event.audience),
         "reveal_at": event.reveal_at,
     }
@@ -73,12 +86,29 @@ def append_event(
         step_seq=step_seq,
         at=now,
         kind=kind,
-        data=json_roundtrip(data),
+        data=data,
         audience=audience,
         reveal_at=reveal_at,
     )
     session.add(row)
     return row
+
+
+# Built once: the statements every step runs.
+_UPDATE_GAME = (
+    update(GAMES)
+    .where(GAMES.c.id == bindparam("game_id"))
+    .values(
+        step_seq=bindparam("step_seq"),
+        event_seq=bindparam("event_seq"),
+        state=bindparam("state", type_=GAMES.c.state.type),
+        updated_at=bindparam("updated_at", type_=GAMES.c.updated_at.type),
+    )
+)
+_INSERT_STEP = insert(STEPS)
+_INSERT_EVENT = insert(EVENTS)
+INSERT_ORDER = insert(ORDERS)
+INSERT_ORDER_REVISION = insert(ORDER_REVISIONS)
 
 
 async def run_step(
@@ -88,47 +118,71 @@ async def run_step(
     actor: Actor,
     payload: Mapping[str, Any],
     now: datetime,
+    new_order_id: str | None = None,
 ) -> Outcome:
-    """Apply one step to a locked, running game and persist its effects."""
+    """Apply one step to a locked, running game and persist its effects.
+
+    This is every request's hot path, so the append-only rows go in as bulk INSERTs and
+    the game row is changed once, before the first statement flushes it.
+    ``new_order_id`` names an order this step creates (its row is written by the caller).
+    """
     if game.state is None:
         raise AppError(409, "not_started", "游戏尚未开始。", "The game has not started.")
     seq = game.step_seq + 1
     step = Step(id=f"s{seq}", kind=kind, actor=actor, payload=dict(payload))
     outcome = apply_step(game.ruleset, game.seed, game.state, step, now)
 
-    game.step_seq = seq
-    game.state = outcome.state
-    game.updated_at = now
-    session.add(
-        StepRow(
-            game_id=game.id,
-            seq=seq,
-            kind=kind,
-            actor_role=actor.role,
-            actor_player_id=actor.player_id,
-            actor_side=actor.side,
-            payload=json_roundtrip(dict(payload)),
-            at=now,
-            state_hash=state_hash(outcome.state),
-        )
+    first_event = game.event_seq + 1
+    # Core statements on the session's connection: these rows need none of the ORM's
+    # bookkeeping, which costs more than the statements themselves. The loaded game
+    # object is told the new values as already saved, so nothing is flushed twice.
+    conn = await session.connection()
+    changes = {
+        "step_seq": seq,
+        "event_seq": game.event_seq + len(outcome.events),
+        "state": outcome.state,
+        "updated_at": now,
+    }
+    await conn.execute(_UPDATE_GAME, {"game_id": game.id, **changes})
+    for attribute, value in changes.items():
+        set_committed_value(game, attribute, value)
+    await conn.execute(
+        _INSERT_STEP,
+        {
+            "game_id": game.id,
+            "seq": seq,
+            "kind": kind,
+            "actor_role": actor.role,
+            "actor_player_id": actor.player_id,
+            "actor_side": actor.side,
+            "payload": dict(payload),
+            "at": now,
+            "state_hash": state_hash(outcome.state),
+        },
     )
-    for event in outcome.events:
-        record = event_record(event)
-        append_event(
-            session,
-            game,
-            record["kind"],
-            record["data"],
-            record["audience"],
-            now,
-            step_seq=seq,
-            reveal_at=record["reveal_at"],
+    if outcome.events:
+        await conn.execute(
+            _INSERT_EVENT,
+            [
+                {
+                    "game_id": game.id,
+                    "seq": first_event + i,
+                    "step_seq": seq,
+                    "at": now,
+                    "kind": event.kind,
+                    "data": event.data,
+                    "audience": list(event.audience),
+                    "reveal_at": event.reveal_at,
+                }
+                for i, event in enumerate(outcome.events)
+            ],
         )
     for spec in outcome.timers:
         await schedule_timer(session, game, spec, now)
     for timer_kind, key in outcome.cancel_timers:
         await cancel_timer(session, game, timer_kind, key, now)
-    await _update_orders(session, game, outcome.order_status, actor, seq, now)
+    existing = {k: v for k, v in outcome.order_status.items() if k != new_order_id}
+    await _update_orders(session, game, existing, actor, seq, now)
     if outcome.finished:
         await finish_game(session, game, now)
     return outcome
@@ -142,31 +196,48 @@ async def _update_orders(
     seq: int,
     now: datetime,
 ) -> None:
+    """Set the status the rules gave each order and record the change as a revision."""
     if not statuses:
         return
-    rows = (
-        await session.scalars(
-            select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.id.in_(list(statuses)))
-        )
-    ).all()
-    for row in rows:
-        status = statuses[row.id]
-        if row.status == status:
-            continue
-        row.status = status
-        row.updated_at = now
-        session.add(
-            OrderRevision(
-                order_id=row.id,
-                action="status",
-                body=None,
-                status=status,
-                by_role=actor.role,
-                by_player_id=actor.player_id,
-                step_seq=seq,
-                at=now,
+    conn = await session.connection()
+    orders = ORDERS
+    by_status: dict[str, list[str]] = {}
+    for order_id, status in statuses.items():
+        by_status.setdefault(status, []).append(order_id)
+    for status, ids in sorted(by_status.items()):
+        changed = (
+            (
+                await conn.execute(
+                    update(orders)
+                    .where(
+                        orders.c.game_id == game.id,
+                        orders.c.id.in_(ids),
+                        orders.c.status != status,
+                    )
+                    .values(status=status, updated_at=now)
+                    .returning(orders.c.id)
+                )
             )
+            .scalars()
+            .all()
         )
+        if changed:
+            await conn.execute(
+                INSERT_ORDER_REVISION,
+                [
+                    {
+                        "order_id": order_id,
+                        "action": "status",
+                        "body": None,
+                        "status": status,
+                        "by_role": actor.role,
+                        "by_player_id": actor.player_id,
+                        "step_seq": seq,
+                        "at": now,
+                    }
+                    for order_id in sorted(changed)
+                ],
+            )
 
 
 async def schedule_timer(
@@ -207,6 +278,25 @@ async def cancel_timer(
     )
     if row is not None:
         row.done_at = now
+
+
+_DEADLINE_DUE = (
+    select(TIMERS.c.id)
+    .where(
+        TIMERS.c.game_id == bindparam("game_id"),
+        TIMERS.c.done_at.is_(None),
+        TIMERS.c.kind.in_(DEADLINE_TIMER_KINDS),
+        TIMERS.c.due_at <= bindparam("now", type_=TIMERS.c.due_at.type),
+    )
+    .limit(1)
+)
+
+
+async def deadline_due(session: AsyncSession, game: Game, now: datetime) -> bool:
+    """Has the game's current deadline passed (and not yet been run)?"""
+    conn = await session.connection()
+    found = await conn.execute(_DEADLINE_DUE, {"game_id": game.id, "now": now})
+    return found.first() is not None
 
 
 async def pending_timers(session: AsyncSession, game: Game) -> list[Timer]:

@@ -67,7 +67,7 @@ async def verify(session: AsyncSession, game: Game) -> dict[str, Any]:
             mismatches.append({"step": row.seq, "problem": "events differ"})
         if state_hash(outcome.state) != row.state_hash:
             mismatches.append({"step": row.seq, "problem": "state differs"})
-        state = outcome.state
+        state = json_roundtrip(outcome.state)  # as the database would give it back
     commitment_ok = seed_commitment(game.seed) == game.seed_commitment
     if not commitment_ok:
         mismatches.insert(0, {"step": 0, "problem": "seed does not match its commitment"})
