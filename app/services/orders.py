@@ -16,13 +16,27 @@ from app.models import (
 )
 from app.rules.base import STEP_ORDER, STEP_READY, STEP_REVISE, STEP_WITHDRAW
 from app.services.auth import Principal, new_id, require_known, require_player
-from app.services.steps import INSERT_ORDER, INSERT_ORDER_REVISION, deadline_due, run_step
+from app.services.steps import StepWrite, compute_step, deadline_due, persist_steps, run_step
 
 
 async def require_accepting(session: AsyncSession, game: Game, now: datetime) -> None:
     """Orders are taken only while the game runs and its current deadline has not passed.
     An order that arrives after the deadline but before the scheduler ran is refused (409),
     never quietly slipped into the next phase."""
+    require_running(game)
+    if await deadline_due(session, game, now):
+        raise _deadline_passed()
+
+
+def _deadline_passed() -> AppError:
+    return conflict(
+        "deadline_passed",
+        "本阶段的截止时间已过，正在结算，指令未被接受。",
+        "This phase's deadline has passed and it is being resolved; the order was not accepted.",
+    )
+
+
+def require_running(game: Game) -> None:
     if game.status == "setup":
         raise conflict("not_started", "游戏尚未开始。", "The game has not started yet.")
     if game.status == "paused":
@@ -31,12 +45,6 @@ async def require_accepting(session: AsyncSession, game: Game, now: datetime) ->
         )
     if game.status == "finished":
         raise conflict("game_finished", "游戏已结束。", "The game is over.")
-    if await deadline_due(session, game, now):
-        raise conflict(
-            "deadline_passed",
-            "本阶段的截止时间已过，正在结算，指令未被接受。",
-            "This phase's deadline has passed and it is being resolved; the order was not accepted.",
-        )
 
 
 def order_json(row: OrderRow, reply: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -64,24 +72,21 @@ def _order_type(body: dict[str, Any]) -> str:
     return kind
 
 
-async def submit_order(
-    session: AsyncSession, game: Game, principal: Principal, body: dict[str, Any], now: datetime
-) -> dict[str, Any]:
+def prepare_submission(
+    game: Game, principal: Principal, body: dict[str, Any], now: datetime, deadline_passed: bool
+) -> tuple[StepWrite, OrderRow]:
+    """Check and apply one order submission in memory; ``persist_steps`` writes it.
+    The order row is written with the step, with the status the rules gave it: an order
+    is acknowledged only once that transaction has committed."""
     player = require_player(principal)
-    await require_accepting(session, game, now)
+    require_running(game)
+    if deadline_passed:
+        raise _deadline_passed()
     kind = _order_type(body)
     order_id = new_id()
-    outcome = await run_step(
-        session,
-        game,
-        STEP_ORDER,
-        principal.actor,
-        {"order_id": order_id, "order": body},
-        now,
-        new_order_id=order_id,
+    write = compute_step(
+        game, STEP_ORDER, principal.actor, {"order_id": order_id, "order": body}, now
     )
-    # Written after the step, with the status the rules gave it: an order that reaches
-    # this line is acknowledged, and it commits together with the step that accepted it.
     row = OrderRow(
         id=order_id,
         game_id=game.id,
@@ -89,18 +94,23 @@ async def submit_order(
         side=player.side,
         type=kind,
         body=body,
-        status=outcome.order_status.get(order_id, "pending"),
-        step_seq=game.step_seq,
+        status=write.outcome.order_status.get(order_id, "pending"),
+        step_seq=write.seq,
         created_at=now,
         updated_at=now,
     )
-    conn = await session.connection()
-    await conn.execute(INSERT_ORDER, _columns(row))
-    await conn.execute(
-        INSERT_ORDER_REVISION,
-        _columns(_revision(row, "submit", body, principal, game.step_seq, now)),
-    )
-    return order_json(row, outcome.reply)
+    write.new_order = _columns(row)
+    write.new_revision = _columns(_revision(row, "submit", body, principal, write.seq, now))
+    return write, row
+
+
+async def submit_order(
+    session: AsyncSession, game: Game, principal: Principal, body: dict[str, Any], now: datetime
+) -> dict[str, Any]:
+    passed = await deadline_due(session, game, now)
+    write, row = prepare_submission(game, principal, body, now, passed)
+    await persist_steps(session, [write])
+    return order_json(row, write.outcome.reply)
 
 
 def _columns(row: OrderRow | OrderRevision) -> dict[str, Any]:

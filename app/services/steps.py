@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -111,6 +112,111 @@ INSERT_ORDER = insert(ORDERS)
 INSERT_ORDER_REVISION = insert(ORDER_REVISIONS)
 
 
+@dataclass
+class StepWrite:
+    """One applied step, ready to be written: what ``persist_steps`` needs."""
+
+    game: Game
+    seq: int
+    kind: str
+    actor: Actor
+    payload: dict[str, Any]
+    now: datetime
+    outcome: Outcome
+    new_order: dict[str, Any] | None = None  # the order row this step creates, if any
+    new_revision: dict[str, Any] | None = None
+
+
+def compute_step(
+    game: Game, kind: str, actor: Actor, payload: Mapping[str, Any], now: datetime
+) -> StepWrite:
+    """Apply one step to a locked, running game, in memory only."""
+    if game.state is None:
+        raise AppError(409, "not_started", "游戏尚未开始。", "The game has not started.")
+    seq = game.step_seq + 1
+    step = Step(id=f"s{seq}", kind=kind, actor=actor, payload=dict(payload))
+    outcome = apply_step(game.ruleset, game.seed, game.state, step, now)
+    return StepWrite(game, seq, kind, actor, dict(payload), now, outcome)
+
+
+async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
+    """Write applied steps (of distinct games) with as few statements as possible.
+
+    This is every request's hot path, and a batch of submissions shares it: each table
+    gets one multi-row statement on the session's connection, without the ORM's
+    bookkeeping (which costs more than the statements themselves). The loaded game
+    objects are told their new values as already saved, so nothing is flushed twice.
+    """
+    if not writes:
+        return
+    conn = await session.connection()
+    game_rows: list[dict[str, Any]] = []
+    step_rows: list[dict[str, Any]] = []
+    event_rows: list[dict[str, Any]] = []
+    orders: list[dict[str, Any]] = []
+    revisions: list[dict[str, Any]] = []
+    for w in writes:
+        game, outcome = w.game, w.outcome
+        changes = {
+            "step_seq": w.seq,
+            "event_seq": game.event_seq + len(outcome.events),
+            "state": outcome.state,
+            "updated_at": w.now,
+        }
+        game_rows.append({"game_id": game.id, **changes})
+        step_rows.append(
+            {
+                "game_id": game.id,
+                "seq": w.seq,
+                "kind": w.kind,
+                "actor_role": w.actor.role,
+                "actor_player_id": w.actor.player_id,
+                "actor_side": w.actor.side,
+                "payload": w.payload,
+                "at": w.now,
+                "state_hash": state_hash(outcome.state),
+            }
+        )
+        event_rows.extend(
+            {
+                "game_id": game.id,
+                "seq": game.event_seq + 1 + i,
+                "step_seq": w.seq,
+                "at": w.now,
+                "kind": event.kind,
+                "data": event.data,
+                "audience": list(event.audience),
+                "reveal_at": event.reveal_at,
+            }
+            for i, event in enumerate(outcome.events)
+        )
+        if w.new_order is not None:
+            orders.append(w.new_order)
+        if w.new_revision is not None:
+            revisions.append(w.new_revision)
+        for attribute, value in changes.items():
+            set_committed_value(game, attribute, value)
+    await conn.execute(_UPDATE_GAME, game_rows)
+    await conn.execute(_INSERT_STEP, step_rows)
+    if event_rows:
+        await conn.execute(_INSERT_EVENT, event_rows)
+    if orders:
+        await conn.execute(INSERT_ORDER, orders)
+    if revisions:
+        await conn.execute(INSERT_ORDER_REVISION, revisions)
+    for w in writes:
+        game, outcome = w.game, w.outcome
+        for spec in outcome.timers:
+            await schedule_timer(session, game, spec, w.now)
+        for timer_kind, key in outcome.cancel_timers:
+            await cancel_timer(session, game, timer_kind, key, w.now)
+        new_id = w.new_order["id"] if w.new_order else None
+        existing = {k: v for k, v in outcome.order_status.items() if k != new_id}
+        await _update_orders(session, game, existing, w.actor, w.seq, w.now)
+        if outcome.finished:
+            await finish_game(session, game, w.now)
+
+
 async def run_step(
     session: AsyncSession,
     game: Game,
@@ -118,74 +224,11 @@ async def run_step(
     actor: Actor,
     payload: Mapping[str, Any],
     now: datetime,
-    new_order_id: str | None = None,
 ) -> Outcome:
-    """Apply one step to a locked, running game and persist its effects.
-
-    This is every request's hot path, so the append-only rows go in as bulk INSERTs and
-    the game row is changed once, before the first statement flushes it.
-    ``new_order_id`` names an order this step creates (its row is written by the caller).
-    """
-    if game.state is None:
-        raise AppError(409, "not_started", "游戏尚未开始。", "The game has not started.")
-    seq = game.step_seq + 1
-    step = Step(id=f"s{seq}", kind=kind, actor=actor, payload=dict(payload))
-    outcome = apply_step(game.ruleset, game.seed, game.state, step, now)
-
-    first_event = game.event_seq + 1
-    # Core statements on the session's connection: these rows need none of the ORM's
-    # bookkeeping, which costs more than the statements themselves. The loaded game
-    # object is told the new values as already saved, so nothing is flushed twice.
-    conn = await session.connection()
-    changes = {
-        "step_seq": seq,
-        "event_seq": game.event_seq + len(outcome.events),
-        "state": outcome.state,
-        "updated_at": now,
-    }
-    await conn.execute(_UPDATE_GAME, {"game_id": game.id, **changes})
-    for attribute, value in changes.items():
-        set_committed_value(game, attribute, value)
-    await conn.execute(
-        _INSERT_STEP,
-        {
-            "game_id": game.id,
-            "seq": seq,
-            "kind": kind,
-            "actor_role": actor.role,
-            "actor_player_id": actor.player_id,
-            "actor_side": actor.side,
-            "payload": dict(payload),
-            "at": now,
-            "state_hash": state_hash(outcome.state),
-        },
-    )
-    if outcome.events:
-        await conn.execute(
-            _INSERT_EVENT,
-            [
-                {
-                    "game_id": game.id,
-                    "seq": first_event + i,
-                    "step_seq": seq,
-                    "at": now,
-                    "kind": event.kind,
-                    "data": event.data,
-                    "audience": list(event.audience),
-                    "reveal_at": event.reveal_at,
-                }
-                for i, event in enumerate(outcome.events)
-            ],
-        )
-    for spec in outcome.timers:
-        await schedule_timer(session, game, spec, now)
-    for timer_kind, key in outcome.cancel_timers:
-        await cancel_timer(session, game, timer_kind, key, now)
-    existing = {k: v for k, v in outcome.order_status.items() if k != new_order_id}
-    await _update_orders(session, game, existing, actor, seq, now)
-    if outcome.finished:
-        await finish_game(session, game, now)
-    return outcome
+    """Apply one step to a locked, running game and persist its effects."""
+    write = compute_step(game, kind, actor, payload, now)
+    await persist_steps(session, [write])
+    return write.outcome
 
 
 async def _update_orders(
