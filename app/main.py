@@ -20,6 +20,7 @@ from app.db import make_engine, make_sessionmaker
 from app.errors import AppError, prefers_english, problem
 from app.rules.base import RuleViolation
 from app.scheduler import scheduler_loop
+from app.services.batcher import OrderBatcher
 from app.settings import Settings, get_settings
 
 PROBLEM_JSON = "application/problem+json"
@@ -69,6 +70,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     )
     app.state.settings = settings
     app.state.clock = clock
+    app.state.batcher = OrderBatcher(lambda: app.state.sessionmaker, clock, settings.admin_token)
 
     @app.exception_handler(AppError)
     async def app_error(request: Request, error: AppError) -> JSONResponse:

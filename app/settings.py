@@ -23,6 +23,11 @@ class Settings(BaseSettings):
         1.0, description="How often the loop looks for due timers."
     )
     scheduler_batch: int = Field(100, description="Most timers one pass of the loop runs.")
+    order_batching: bool = Field(
+        True,
+        description="Write order submissions that arrive together in one transaction "
+        "(each is still checked on its own and answered only after the commit).",
+    )
     db_pool_size: int = Field(20, description="Connection pool size (PostgreSQL).")
     db_echo: bool = False
 

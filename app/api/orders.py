@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Body, Query, Request
+from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -27,6 +28,9 @@ async def submit_order(
     request: Request, game_id: str, token: Token, body: dict[str, Any] = OrderBody
 ) -> JSONResponse:
     """Submit an order for yourself (or your side)."""
+    if request.app.state.settings.order_batching and "Idempotency-Key" not in request.headers:
+        order = await request.app.state.batcher.submit(game_id, token, body)
+        return JSONResponse(jsonable_encoder(order), status_code=201)
 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
         return await orders_service.submit_order(session, game, principal, body, now(request))

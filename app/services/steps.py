@@ -204,15 +204,13 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
         await conn.execute(INSERT_ORDER, orders)
     if revisions:
         await conn.execute(INSERT_ORDER_REVISION, revisions)
+    await _update_orders(session, writes)
     for w in writes:
         game, outcome = w.game, w.outcome
         for spec in outcome.timers:
             await schedule_timer(session, game, spec, w.now)
         for timer_kind, key in outcome.cancel_timers:
             await cancel_timer(session, game, timer_kind, key, w.now)
-        new_id = w.new_order["id"] if w.new_order else None
-        existing = {k: v for k, v in outcome.order_status.items() if k != new_id}
-        await _update_orders(session, game, existing, w.actor, w.seq, w.now)
         if outcome.finished:
             await finish_game(session, game, w.now)
 
@@ -231,56 +229,55 @@ async def run_step(
     return write.outcome
 
 
-async def _update_orders(
-    session: AsyncSession,
-    game: Game,
-    statuses: Mapping[str, str],
-    actor: Actor,
-    seq: int,
-    now: datetime,
-) -> None:
-    """Set the status the rules gave each order and record the change as a revision."""
-    if not statuses:
+async def _update_orders(session: AsyncSession, writes: list[StepWrite]) -> None:
+    """Set the status the rules gave each existing order, and record each change as a
+    revision: one UPDATE per status and one INSERT for all steps together."""
+    by_status: dict[str, list[str]] = {}
+    step_of: dict[str, StepWrite] = {}
+    for w in writes:
+        new_id = w.new_order["id"] if w.new_order else None
+        for order_id, status in w.outcome.order_status.items():
+            if order_id != new_id:
+                by_status.setdefault(status, []).append(order_id)
+                step_of[order_id] = w
+    if not by_status:
         return
     conn = await session.connection()
-    orders = ORDERS
-    by_status: dict[str, list[str]] = {}
-    for order_id, status in statuses.items():
-        by_status.setdefault(status, []).append(order_id)
+    game_ids = sorted({w.game.id for w in writes})
+    revisions = []
     for status, ids in sorted(by_status.items()):
         changed = (
             (
                 await conn.execute(
-                    update(orders)
+                    update(ORDERS)
                     .where(
-                        orders.c.game_id == game.id,
-                        orders.c.id.in_(ids),
-                        orders.c.status != status,
+                        ORDERS.c.game_id.in_(game_ids),
+                        ORDERS.c.id.in_(ids),
+                        ORDERS.c.status != status,
                     )
-                    .values(status=status, updated_at=now)
-                    .returning(orders.c.id)
+                    .values(status=status, updated_at=step_of[ids[0]].now)
+                    .returning(ORDERS.c.id)
                 )
             )
             .scalars()
             .all()
         )
-        if changed:
-            await conn.execute(
-                INSERT_ORDER_REVISION,
-                [
-                    {
-                        "order_id": order_id,
-                        "action": "status",
-                        "body": None,
-                        "status": status,
-                        "by_role": actor.role,
-                        "by_player_id": actor.player_id,
-                        "step_seq": seq,
-                        "at": now,
-                    }
-                    for order_id in sorted(changed)
-                ],
+        for order_id in sorted(changed):
+            w = step_of[order_id]
+            revisions.append(
+                {
+                    "order_id": order_id,
+                    "action": "status",
+                    "body": None,
+                    "status": status,
+                    "by_role": w.actor.role,
+                    "by_player_id": w.actor.player_id,
+                    "step_seq": w.seq,
+                    "at": w.now,
+                }
             )
+    if revisions:
+        await conn.execute(INSERT_ORDER_REVISION, revisions)
 
 
 async def schedule_timer(

@@ -324,8 +324,10 @@ class TeamBattleRuleset:
         side, order_id, definition, body = _unpack(checked)
         if definition.type == "deploy":
             for old in round_orders(state, side, "deployment"):
-                old["status"] = "replaced"  # the latest deployment counts (TB-10)
-                turn.order_status[old["id"]] = "replaced"
+                turn.order_status[old["id"]] = "replaced"  # the latest deployment counts (TB-10)
+            # What no longer counts leaves the state (its history stays in the order log),
+            # so the state a step copies, hashes and stores stays small.
+            state["orders"] = [o for o in state["orders"] if o["id"] not in turn.order_status]
         order = {
             "id": order_id,
             "side": side,
@@ -404,6 +406,7 @@ class TeamBattleRuleset:
             reveal_at="end",
         )
         self._intel(turn, order, was_visible)
+        turn.state["orders"] = [o for o in turn.state["orders"] if o["id"] != order_id]
 
     def _intel(self, turn: _Turn, order: JSON, was_visible: bool) -> None:
         """TB-35 / TB-52: tell a scouting or spying opponent about the change at once."""
