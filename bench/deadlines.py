@@ -54,7 +54,7 @@ from app.db import make_engine, make_sessionmaker  # noqa: E402
 from app.models import PlayerRow  # noqa: E402
 from app.services import games as games_service  # noqa: E402
 from app.services import orders as orders_service  # noqa: E402
-from app.services.auth import Principal  # noqa: E402
+from app.services.auth import PlayerInfo, Principal  # noqa: E402
 from app.settings import Settings  # noqa: E402
 
 PG = "postgres@127.0.0.1:5432"
@@ -149,7 +149,7 @@ async def create_cohort(
                 for player, body in ((a, DEPLOY_A), (b, DEPLOY_B)):
                     row = await session.get(PlayerRow, player["id"])
                     assert row is not None
-                    principal = Principal("player", player=row)
+                    principal = Principal("player", player=PlayerInfo.of(row))
                     await orders_service.submit_order(session, game, principal, dict(body), now)
 
 

@@ -44,7 +44,7 @@ from app.rules.island import RULESET  # noqa: E402
 from app.scheduler import run_due_timers  # noqa: E402
 from app.services import games as games_service  # noqa: E402
 from app.services import orders as orders_service  # noqa: E402
-from app.services.auth import Principal  # noqa: E402
+from app.services.auth import PlayerInfo, Principal  # noqa: E402
 
 DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432"
 TZ = "Asia/Shanghai"
@@ -99,7 +99,9 @@ async def setup_game(
     for k in range(n_orders):
         assassin, target = rows[2 * k], rows[2 * k + 1]
         body = {"type": "assassinate", "target": target.id}
-        await orders_service.submit_order(session, game, Principal("player", assassin), body, now)
+        await orders_service.submit_order(
+            session, game, Principal("player", PlayerInfo.of(assassin)), body, now
+        )
     return game.id
 
 

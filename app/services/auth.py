@@ -39,6 +39,10 @@ class PlayerInfo:
     name: str
     side: str | None
 
+    @classmethod
+    def of(cls, row: PlayerRow) -> PlayerInfo:
+        return cls(id=row.id, game_id=row.game_id, name=row.name, side=row.side)
+
 
 @dataclass(frozen=True)
 class Principal:
@@ -90,7 +94,7 @@ async def principal_for(
         )
         if row is None:
             raise unauthorized()
-        player = PlayerInfo(id=row.id, game_id=row.game_id, name=row.name, side=row.side)
+        player = PlayerInfo.of(row)
         _remember(game.id, digest, player)
     return Principal("player", player=player)
 
