@@ -37,6 +37,28 @@ NAMING_CONVENTION = {
 JsonType = JSON()
 
 
+class SerializedJSON(str):
+    """A JSON document already serialised by the caller: written to a ``StateJSON``
+    column as it is, so a state is encoded once per step (the same text is hashed)."""
+
+
+class StateJSON(TypeDecorator[Any]):
+    """JSON that also accepts a ``SerializedJSON`` text as it is."""
+
+    impl = JSON
+    cache_ok = True
+
+    def bind_processor(self, dialect: Dialect) -> Any:
+        encode = self.impl_instance.bind_processor(dialect)
+
+        def process(value: Any) -> Any:
+            if isinstance(value, SerializedJSON):
+                return str(value)
+            return encode(value) if encode else value
+
+        return process
+
+
 class UTCDateTime(TypeDecorator[datetime]):
     """Stored as UTC, always returned timezone-aware (SQLite keeps no offset)."""
 
@@ -72,7 +94,7 @@ class Game(Base):
     settings: Mapped[dict[str, Any]]
     options: Mapped[dict[str, Any]]
     timezone: Mapped[str] = mapped_column(String(64))
-    state: Mapped[dict[str, Any] | None]
+    state: Mapped[dict[str, Any] | None] = mapped_column(StateJSON())
     seed: Mapped[str] = mapped_column(String(128))
     seed_commitment: Mapped[str] = mapped_column(String(64))
     seed_revealed: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -9,7 +9,9 @@ its own: a refused order gets its own 409 and changes nothing, and does not hold
 others. If the transaction itself fails, every order of the batch is retried alone.
 
 A batch holds at most one order per game (a game's orders apply in sequence); the rest wait
-for the next batch. Requests with an Idempotency-Key take the ordinary one-request path.
+for the next batch. A few workers run at once, on disjoint games, so one batch's round trips
+to the database overlap another's work. Requests with an Idempotency-Key take the ordinary
+one-request path.
 """
 
 from __future__ import annotations
@@ -49,35 +51,44 @@ class OrderBatcher:
         clock: Clock,
         admin_token: str | None,
         max_batch: int = 64,
+        max_workers: int = 3,
     ) -> None:
         self._sessionmaker = sessionmaker
         self._clock = clock
         self._admin_token = admin_token
         self._max_batch = max_batch
+        self._max_workers = max_workers
         self._queue: list[_Submission] = []
-        self._worker: asyncio.Task[None] | None = None
+        self._workers: set[asyncio.Task[None]] = set()
+        self._busy_games: set[str] = set()
 
     async def submit(self, game_id: str, token: str | None, body: dict[str, Any]) -> dict[str, Any]:
         """Queue one order; return it once committed, or raise its AppError."""
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._queue.append(_Submission(game_id, token, body, future))
-        if self._worker is None or self._worker.done():
-            # The worker lives only while there is work, so nothing outlives a request.
-            self._worker = asyncio.create_task(self._drain())
+        if len(self._workers) < self._max_workers:
+            # Workers live only while there is work, so nothing outlives the requests.
+            worker = asyncio.create_task(self._drain())
+            self._workers.add(worker)
+            worker.add_done_callback(self._workers.discard)
         return await future
 
     async def _drain(self) -> None:
-        while self._queue:
+        while True:
             batch: list[_Submission] = []
             later: list[_Submission] = []
             games: set[str] = set()
             for item in self._queue:
-                if item.game_id in games or len(batch) >= self._max_batch:
+                taken = item.game_id in games or item.game_id in self._busy_games
+                if taken or len(batch) >= self._max_batch:
                     later.append(item)
                 else:
                     games.add(item.game_id)
                     batch.append(item)
             self._queue = later
+            if not batch:
+                return  # what is left belongs to games another worker holds: it takes them
+            self._busy_games |= games
             try:
                 await self._run(batch)
             except Exception:  # the shared transaction failed: each order alone
@@ -90,6 +101,8 @@ class OrderBatcher:
                     except Exception as error:  # noqa: BLE001 - reported to its caller
                         if not item.future.done():
                             item.future.set_exception(error)
+            finally:
+                self._busy_games -= games
 
     async def _run(self, batch: list[_Submission]) -> None:
         accepted: list[tuple[_Submission, dict[str, Any]]] = []

@@ -27,6 +27,7 @@ from app.models import (
     TIMERS,
     EventRow,
     Game,
+    SerializedJSON,
     Timer,
 )
 from app.rules.base import Actor, Event, Outcome, RuleViolation, Step, TimerSpec, step_rng
@@ -40,8 +41,18 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def serialize_state(state: Any) -> SerializedJSON:
+    """The state as stored: key order kept (the engine's own), so what is read back and
+    what replay computes are the same document."""
+    return SerializedJSON(json.dumps(state, ensure_ascii=False, separators=(",", ":")))
+
+
 def state_hash(state: Any) -> str:
-    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
+    return hash_text(serialize_state(state))
+
+
+def hash_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def json_roundtrip(value: Any) -> Any:
@@ -163,7 +174,8 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
             "state": outcome.state,
             "updated_at": w.now,
         }
-        game_rows.append({"game_id": game.id, **changes})
+        stored = serialize_state(outcome.state)
+        game_rows.append({"game_id": game.id, **changes, "state": stored})
         step_rows.append(
             {
                 "game_id": game.id,
@@ -174,7 +186,7 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
                 "actor_side": w.actor.side,
                 "payload": w.payload,
                 "at": w.now,
-                "state_hash": state_hash(outcome.state),
+                "state_hash": hash_text(stored),
             }
         )
         event_rows.extend(
