@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import secrets
 import subprocess
 import sys
 import time
@@ -56,8 +55,8 @@ from app.services import games as games_service  # noqa: E402
 from app.services import orders as orders_service  # noqa: E402
 from app.services.auth import PlayerInfo, Principal  # noqa: E402
 from app.settings import Settings  # noqa: E402
+from bench.pgdb import driver_url, fresh_database  # noqa: E402
 
-PG = "postgres@127.0.0.1:5432"
 TARGET_SECONDS = 10.0
 TB_SETTINGS: dict[str, Any] = {
     "troops": {"A": 30, "B": 30},
@@ -99,33 +98,6 @@ class Run:
 
 
 # ----- database ---------------------------------------------------------------------------
-
-
-def plain_url(url: str) -> str:
-    return url.replace("postgresql+asyncpg://", "postgresql://")
-
-
-async def create_database(name: str) -> None:
-    conn = await asyncpg.connect(f"postgresql://{PG}/postgres")
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-
-
-async def drop_database(name: str) -> None:
-    conn = await asyncpg.connect(f"postgresql://{PG}/postgres")
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await conn.close()
-
-
-def migrate(url: str) -> None:
-    env = {**os.environ, "DATABASE_URL": url}
-    subprocess.run(
-        [sys.executable, "-m", "app", "migrate"], cwd=ROOT, env=env, check=True, capture_output=True
-    )
 
 
 async def create_cohort(
@@ -217,7 +189,7 @@ async def run_workers(
     url: str, prefix: str, count: int, deadline: datetime, workers: int, interval: float, batch: int
 ) -> Run:
     procs = [spawn_worker(url, deadline, interval, batch) for _ in range(workers)]
-    conn = await asyncpg.connect(plain_url(url))
+    conn = await asyncpg.connect(driver_url(url))
     try:
         t0 = time.monotonic()
         for proc in procs:
@@ -249,7 +221,7 @@ async def run_workers(
 async def bare_loop(url: str, count: int) -> Run:
     """The bare limit: claim-and-mark ``count`` due rows, one transaction each, one
     connection, no ORM, no game logic."""
-    conn = await asyncpg.connect(plain_url(url))
+    conn = await asyncpg.connect(driver_url(url))
     try:
         await conn.execute(
             "CREATE TABLE bench_bare_timers (id serial PRIMARY KEY, due_at timestamptz NOT NULL, "
@@ -325,18 +297,14 @@ def main() -> None:
     if args.worker:
         asyncio.run(worker_main(args.worker[0], args.worker[1], args.interval, args.batch))
         return
-    name = f"forumplay_bench_{secrets.token_hex(4)}"
-    url = f"postgresql+asyncpg://{PG}/{name}"
     deadline_1 = START_1 + DEPLOYMENT
     deadline_2 = START_1 + COHORT_GAP + DEPLOYMENT
-    print(
-        f"database {name}; {os.cpu_count()} cores; scheduler batch {args.batch}, interval "
-        f"{args.interval:g} s",
-        flush=True,
-    )
-    asyncio.run(create_database(name))
-    try:
-        migrate(url)
+    with fresh_database(args.keep_db) as (name, url):
+        print(
+            f"database {name}; {os.cpu_count()} cores; scheduler batch {args.batch}, interval "
+            f"{args.interval:g} s",
+            flush=True,
+        )
         took = asyncio.run(setup(url, args.games))
         print(f"set up 2 x {args.games} started, deployed games in {took:.1f} s", flush=True)
         measured = asyncio.run(
@@ -349,9 +317,6 @@ def main() -> None:
         print(f"  {single.label}: all resolved in {single.seconds:.2f} s", flush=True)
         bare = asyncio.run(bare_loop(url, args.games))
         print(f"  {bare.label}: {bare.seconds:.2f} s", flush=True)
-    finally:
-        if not args.keep_db:
-            asyncio.run(drop_database(name))
 
     print()
     print(

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import secrets
 import subprocess
 import sys
 import time
@@ -45,8 +43,8 @@ from app.scheduler import run_due_timers  # noqa: E402
 from app.services import games as games_service  # noqa: E402
 from app.services import orders as orders_service  # noqa: E402
 from app.services.auth import PlayerInfo, Principal  # noqa: E402
+from bench.pgdb import fresh_database  # noqa: E402
 
-DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432"
 TZ = "Asia/Shanghai"
 DAY = date(2026, 3, 10)
 TARGET_SECONDS = 30.0
@@ -72,16 +70,6 @@ def island_settings(players: int, side: int) -> dict[str, Any]:
             str(i + 1): [1 + (i // 2) % side, 1 + (i // (2 * side)) % side] for i in range(players)
         },
     }
-
-
-async def _admin(base: str, sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(f"{base.replace('postgresql+asyncpg', 'postgresql')}/postgres")
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 async def setup_game(
@@ -251,16 +239,8 @@ def main() -> None:
     if args.worker:
         asyncio.run(worker(args.worker))
         return
-    base = os.environ.get("BENCH_POSTGRES_URL", DEFAULT_PG)
-    name = f"forumplay_bench_{secrets.token_hex(4)}"
-    url = f"{base}/{name}"
-    asyncio.run(_admin(base, f'CREATE DATABASE "{name}"'))
-    try:
-        env = {**os.environ, "DATABASE_URL": url}
-        subprocess.run([sys.executable, "-m", "app", "migrate"], cwd=ROOT, env=env, check=True)
+    with fresh_database() as (_, url):
         passed = asyncio.run(bench(url, args.games, args.workers))
-    finally:
-        asyncio.run(_admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     print("PASS" if passed else "MISS")
 
 

@@ -26,7 +26,6 @@ import argparse
 import asyncio
 import json
 import os
-import secrets
 import shutil
 import signal
 import subprocess
@@ -50,8 +49,8 @@ from app.db import make_engine, make_sessionmaker  # noqa: E402
 from app.models import OrderRow  # noqa: E402
 from app.services import games as games_service  # noqa: E402
 from app.services.auth import Principal  # noqa: E402
+from bench.pgdb import fresh_database  # noqa: E402
 
-PG = "postgres@127.0.0.1:5432"
 TB_SETTINGS: dict[str, Any] = {
     "troops": {"A": 30, "B": 30},
     "deployment_seconds": 3600,
@@ -145,29 +144,6 @@ class Result:
 
 
 # ----- database ---------------------------------------------------------------------------
-
-
-async def create_database(name: str) -> None:
-    conn = await asyncpg.connect(f"postgresql://{PG}/postgres")
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-
-
-async def drop_database(name: str) -> None:
-    conn = await asyncpg.connect(f"postgresql://{PG}/postgres")
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await conn.close()
-
-
-def migrate(url: str) -> None:
-    env = {**os.environ, "DATABASE_URL": url}
-    subprocess.run(
-        [sys.executable, "-m", "app", "migrate"], cwd=ROOT, env=env, check=True, capture_output=True
-    )
 
 
 async def create_games(url: str, count: int) -> list[tuple[str, str, str]]:
@@ -363,55 +339,52 @@ def main() -> None:
     tool = args.tool
     if tool == "auto":
         tool = "wrk" if shutil.which("wrk") else "python"
-    name = f"forumplay_bench_{secrets.token_hex(4)}"
-    url = f"postgresql+asyncpg://{PG}/{name}"
-    print(f"database {name}; load generator: {tool}; {os.cpu_count()} cores", flush=True)
-    asyncio.run(create_database(name))
     servers: list[subprocess.Popen[bytes]] = []
-    try:
-        migrate(url)
-        started = time.perf_counter()
-        games = asyncio.run(create_games(url, args.games))
-        print(f"set up {len(games)} started games in {time.perf_counter() - started:.1f} s")
-        targets = interleaved_targets(games)
-        ours_port, bare_port = args.port, args.port + 1
-        ours = start_server("app.main:app", ours_port, url)
-        servers.append(ours)
-        bare = start_server("bench.bare_insert_app:app", bare_port, url)
-        servers.append(bare)
-        wait_ready(ours_port, "/healthz")
-        wait_ready(bare_port, "/ping")
-        print(f"servers up: ours pid {ours.pid} :{ours_port}, bare pid {bare.pid} :{bare_port}")
-        endpoints = {
-            "bare": (bare_port, "/games/"),
-            "ours": (ours_port, "/api/v1/games/"),
-        }
-        for label, (port, prefix) in endpoints.items():
-            load(tool, label, port, prefix, targets, 16, args.warmup)
-        orders_before = asyncio.run(count_orders(url))
-        bare_before = asyncio.run(count_bare_rows(url))
-
-        results: dict[tuple[str, int], Result] = {}
-        for clients in args.clients:
+    with fresh_database(args.keep_db) as (name, url):
+        print(f"database {name}; load generator: {tool}; {os.cpu_count()} cores", flush=True)
+        try:
+            started = time.perf_counter()
+            games = asyncio.run(create_games(url, args.games))
+            print(f"set up {len(games)} started games in {time.perf_counter() - started:.1f} s")
+            targets = interleaved_targets(games)
+            ours_port, bare_port = args.port, args.port + 1
+            ours = start_server("app.main:app", ours_port, url)
+            servers.append(ours)
+            bare = start_server("bench.bare_insert_app:app", bare_port, url)
+            servers.append(bare)
+            wait_ready(ours_port, "/healthz")
+            wait_ready(bare_port, "/ping")
+            print(f"servers up: ours pid {ours.pid} :{ours_port}, bare pid {bare.pid} :{bare_port}")
+            endpoints = {
+                "bare": (bare_port, "/games/"),
+                "ours": (ours_port, "/api/v1/games/"),
+            }
             for label, (port, prefix) in endpoints.items():
-                r = load(tool, label, port, prefix, targets, clients, args.duration)
-                results[(label, clients)] = r
-                print(
-                    f"  {label:4} {clients:3} clients: {r.rps:7.0f} req/s  p50 {r.p50_ms:7.1f} ms"
-                    f"  p99 {r.p99_ms:7.1f} ms  non-2xx {r.non2xx}  errors {r.errors}",
-                    flush=True,
-                )
-        orders_after = asyncio.run(count_orders(url))
-        bare_after = asyncio.run(count_bare_rows(url))
+                load(tool, label, port, prefix, targets, 16, args.warmup)
+            orders_before = asyncio.run(count_orders(url))
+            bare_before = asyncio.run(count_bare_rows(url))
 
-        if args.hold > 0:
-            print(f"holding ours (pid {ours.pid}) at 64 clients for {args.hold:g} s", flush=True)
-            load(tool, "ours", ours_port, "/api/v1/games/", targets, 64, args.hold)
-    finally:
-        for proc in servers:
-            stop(proc)
-        if not args.keep_db:
-            asyncio.run(drop_database(name))
+            results: dict[tuple[str, int], Result] = {}
+            for clients in args.clients:
+                for label, (port, prefix) in endpoints.items():
+                    r = load(tool, label, port, prefix, targets, clients, args.duration)
+                    results[(label, clients)] = r
+                    print(
+                        f"  {label:4} {clients:3} clients: {r.rps:7.0f} req/s  p50 {r.p50_ms:7.1f} ms"
+                        f"  p99 {r.p99_ms:7.1f} ms  non-2xx {r.non2xx}  errors {r.errors}",
+                        flush=True,
+                    )
+            orders_after = asyncio.run(count_orders(url))
+            bare_after = asyncio.run(count_bare_rows(url))
+
+            if args.hold > 0:
+                print(
+                    f"holding ours (pid {ours.pid}) at 64 clients for {args.hold:g} s", flush=True
+                )
+                load(tool, "ours", ours_port, "/api/v1/games/", targets, 64, args.hold)
+        finally:
+            for proc in servers:
+                stop(proc)
 
     print()
     print(f"Order submission, {args.duration:g} s per run, {tool}, one uvicorn worker each")
