@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Body, Query, Request
-from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -30,7 +29,7 @@ async def submit_order(
     """Submit an order for yourself (or your side)."""
     if request.app.state.settings.order_batching and "Idempotency-Key" not in request.headers:
         order = await request.app.state.batcher.submit(game_id, token, body)
-        return JSONResponse(jsonable_encoder(order), status_code=201)
+        return JSONResponse(order, status_code=201)  # already plain JSON values
 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
         return await orders_service.submit_order(session, game, principal, body, now(request))

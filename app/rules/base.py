@@ -197,6 +197,15 @@ def copy_json(value: Any) -> Any:
     return value
 
 
+def copy_state(state: JSON) -> JSON:
+    """A deep copy of a state for ``apply`` to change, sharing only ``state["settings"]``,
+    which rulesets read and never write (it is a game's largest, most copied part)."""
+    out = {k: copy_json(v) for k, v in state.items() if k != "settings"}
+    if "settings" in state:
+        out["settings"] = state["settings"]
+    return out
+
+
 @dataclass(slots=True)
 class StepContext:
     """What one ``apply`` call accumulates, for a ruleset to extend with its own fields

@@ -25,12 +25,13 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import defer
 
 from app.clock import Clock
 from app.errors import AppError, not_found
 from app.models import TIMERS, Game
 from app.services.auth import principal_for
-from app.services.orders import order_json, prepare_submission
+from app.services.orders import order_view, prepare_submission
 from app.services.steps import DEADLINE_TIMER_KINDS, StepWrite, persist_steps
 
 log = logging.getLogger("forumplay.batcher")
@@ -114,6 +115,9 @@ class OrderBatcher:
                 select(Game)
                 .where(Game.id.in_(ids))
                 .order_by(Game.id)
+                # An order needs the state, not the settings or options documents: do not
+                # fetch and decode them for every game of every batch.
+                .options(defer(Game.settings, raiseload=True), defer(Game.options, raiseload=True))
                 .with_for_update()
                 .execution_options(populate_existing=True)
             )
@@ -126,14 +130,14 @@ class OrderBatcher:
                     if game is None:
                         raise not_found()
                     principal = await principal_for(session, game, item.token, self._admin_token)
-                    write, row = prepare_submission(
+                    write, order = prepare_submission(
                         game, principal, item.body, now, game.id in passed
                     )
                 except AppError as refusal:
                     refused.append((item, refusal))
                     continue
                 writes.append(write)
-                accepted.append((item, order_json(row, write.outcome.reply)))
+                accepted.append((item, order_view(order, write.outcome.reply)))
             await persist_steps(session, writes)
         # Committed: now, and only now, the orders are acknowledged.
         for item, reply in accepted:

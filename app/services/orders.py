@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -48,18 +49,18 @@ def require_running(game: Game) -> None:
 
 
 def order_json(row: OrderRow, reply: dict[str, Any] | None = None) -> dict[str, Any]:
+    return order_view({c: getattr(row, c) for c in _SHOWN}, reply)
+
+
+_SHOWN = ("id", "type", "status", "side", "player_id", "body", "created_at", "updated_at")
+
+
+def order_view(order: Mapping[str, Any], reply: dict[str, Any] | None = None) -> dict[str, Any]:
     """An order as the API shows it. ``reply`` is the ruleset's private answer to the actor
     (an immediate action's ``result``…), merged in without overriding the order's fields."""
-    out: dict[str, Any] = {
-        "id": row.id,
-        "type": row.type,
-        "status": row.status,
-        "side": row.side,
-        "player_id": row.player_id,
-        "body": row.body,
-        "created_at": row.created_at.isoformat(),
-        "updated_at": row.updated_at.isoformat(),
-    }
+    out: dict[str, Any] = {key: order[key] for key in _SHOWN}
+    out["created_at"] = order["created_at"].isoformat()
+    out["updated_at"] = order["updated_at"].isoformat()
     for key, value in (reply or {}).items():
         out.setdefault(key, value)
     return out
@@ -74,7 +75,7 @@ def _order_type(body: dict[str, Any]) -> str:
 
 def prepare_submission(
     game: Game, principal: Principal, body: dict[str, Any], now: datetime, deadline_passed: bool
-) -> tuple[StepWrite, OrderRow]:
+) -> tuple[StepWrite, dict[str, Any]]:
     """Check and apply one order submission in memory; ``persist_steps`` writes it.
     The order row is written with the step, with the status the rules gave it: an order
     is acknowledged only once that transaction has committed."""
@@ -87,38 +88,32 @@ def prepare_submission(
     write = compute_step(
         game, STEP_ORDER, principal.actor, {"order_id": order_id, "order": body}, now
     )
-    row = OrderRow(
-        id=order_id,
-        game_id=game.id,
-        player_id=player.id,
-        side=player.side,
-        type=kind,
-        body=body,
-        status=write.outcome.order_status.get(order_id, "pending"),
-        step_seq=write.seq,
-        created_at=now,
-        updated_at=now,
+    order: dict[str, Any] = {
+        "id": order_id,
+        "game_id": game.id,
+        "player_id": player.id,
+        "side": player.side,
+        "type": kind,
+        "body": body,
+        "status": write.outcome.order_status.get(order_id, "pending"),
+        "step_seq": write.seq,
+        "created_at": now,
+        "updated_at": now,
+    }
+    write.new_order = order
+    write.new_revision = _revision_values(
+        order_id, "submit", body, order["status"], principal, write.seq, now
     )
-    write.new_order = _columns(row)
-    write.new_revision = _columns(_revision(row, "submit", body, principal, write.seq, now))
-    return write, row
+    return write, order
 
 
 async def submit_order(
     session: AsyncSession, game: Game, principal: Principal, body: dict[str, Any], now: datetime
 ) -> dict[str, Any]:
     passed = await deadline_due(session, game, now)
-    write, row = prepare_submission(game, principal, body, now, passed)
+    write, order = prepare_submission(game, principal, body, now, passed)
     await persist_steps(session, [write])
-    return order_json(row, write.outcome.reply)
-
-
-def _columns(row: OrderRow | OrderRevision) -> dict[str, Any]:
-    return {
-        c.key: getattr(row, c.key)
-        for c in row.__table__.columns
-        if getattr(row, c.key) is not None or not c.primary_key
-    }
+    return order_view(order, write.outcome.reply)
 
 
 async def _own_order(
@@ -241,12 +236,26 @@ def _revision(
     now: datetime,
 ) -> OrderRevision:
     return OrderRevision(
-        order_id=row.id,
-        action=action,
-        body=body,
-        status=row.status,
-        by_role=principal.role,
-        by_player_id=principal.player.id if principal.player else None,
-        step_seq=step_seq,
-        at=now,
+        **_revision_values(row.id, action, body, row.status, principal, step_seq, now)
     )
+
+
+def _revision_values(
+    order_id: str,
+    action: str,
+    body: dict[str, Any] | None,
+    status: str,
+    principal: Principal,
+    step_seq: int,
+    now: datetime,
+) -> dict[str, Any]:
+    return {
+        "order_id": order_id,
+        "action": action,
+        "body": body,
+        "status": status,
+        "by_role": principal.role,
+        "by_player_id": principal.player.id if principal.player else None,
+        "step_seq": step_seq,
+        "at": now,
+    }

@@ -16,7 +16,6 @@ from app.rules.base import (
     Event,
     StepContext,
     TimerSpec,
-    copy_json,
     player_audience,
 )
 from app.rules.island.messages import violation
@@ -46,13 +45,6 @@ def settings_of(state: JSON) -> IslandSettings:
         _SETTINGS_CACHE.clear()
     _SETTINGS_CACHE[id(raw)] = (raw, parsed)
     return parsed
-
-
-def copy_state(state: JSON) -> JSON:
-    """A deep copy of everything but the (never mutated) settings dict."""
-    out = {k: copy_json(v) for k, v in state.items() if k != "settings"}
-    out["settings"] = state["settings"]
-    return out
 
 
 @dataclass(kw_only=True)

@@ -29,12 +29,12 @@ from app.rules.base import (
     Ruleset,
     Step,
     Viewer,
+    copy_state,
 )
 from app.rules.island.actions import handle_order, handle_revise, handle_withdraw, resolve_pk
 from app.rules.island.core import (
     JSON,
     Ctx,
-    copy_state,
     day_timers,
     director_and,
     local_now,

@@ -39,6 +39,7 @@ from app.rules.base import (
     TimerSpec,
     Viewer,
     copy_json,
+    copy_state,
     side_audience,
 )
 from app.rules.team_battle.intel import intel_source, shown_order
@@ -156,7 +157,7 @@ class TeamBattleRuleset:
 
     def apply(self, state: JSON, step: Step, rng: random.Random, now: datetime) -> Outcome:
         checked = self._check(state, step)
-        turn = _Turn(state=copy_json(state), rng=rng, now=now)
+        turn = _Turn(state=copy_state(state), rng=rng, now=now)
         kind = step.kind
         if kind == STEP_START:
             turn.emit("game_started", {"settings": turn.state["settings"]})
