@@ -126,8 +126,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await conn.execute(text("SELECT 1"))
         return {"ok": True}
 
-    app.include_router(games.router)
+    # Orders first: routes are matched in order, and order submission is the hot path.
     app.include_router(orders.router)
+    app.include_router(games.router)
     app.include_router(director.router)
     return app
 

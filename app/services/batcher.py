@@ -53,12 +53,14 @@ class OrderBatcher:
         admin_token: str | None,
         max_batch: int = 64,
         max_workers: int = 3,
+        spawn_at: int = 8,
     ) -> None:
         self._sessionmaker = sessionmaker
         self._clock = clock
         self._admin_token = admin_token
         self._max_batch = max_batch
         self._max_workers = max_workers
+        self._spawn_at = spawn_at
         self._queue: list[_Submission] = []
         self._workers: set[asyncio.Task[None]] = set()
         self._busy_games: set[str] = set()
@@ -67,7 +69,10 @@ class OrderBatcher:
         """Queue one order; return it once committed, or raise its AppError."""
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._queue.append(_Submission(game_id, token, body, future))
-        if len(self._workers) < self._max_workers:
+        # One worker while the queue is short (bigger batches, fewer statements per order);
+        # more once it backs up, so batches overlap each other's round trips.
+        backed_up = len(self._queue) >= self._spawn_at and len(self._workers) < self._max_workers
+        if not self._workers or backed_up:
             # Workers live only while there is work, so nothing outlives the requests.
             worker = asyncio.create_task(self._drain())
             self._workers.add(worker)
