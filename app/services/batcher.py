@@ -20,7 +20,6 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -116,18 +115,32 @@ class OrderBatcher:
         async with self._sessionmaker()() as session, session.begin():
             now = self._clock.now()
             ids = sorted({item.game_id for item in batch})
-            rows = await session.scalars(
-                select(Game)
+            deadline_passed = (
+                select(TIMERS.c.id)
+                .where(
+                    TIMERS.c.game_id == Game.id,
+                    TIMERS.c.done_at.is_(None),
+                    TIMERS.c.kind.in_(DEADLINE_TIMER_KINDS),
+                    TIMERS.c.due_at <= now,
+                )
+                .exists()
+            )
+            rows = await session.execute(
+                select(Game, deadline_passed)
                 .where(Game.id.in_(ids))
                 .order_by(Game.id)
                 # An order needs the state, not the settings or options documents: do not
                 # fetch and decode them for every game of every batch.
                 .options(defer(Game.settings, raiseload=True), defer(Game.options, raiseload=True))
-                .with_for_update()
+                .with_for_update(of=Game)
                 .execution_options(populate_existing=True)
             )
-            games = {game.id: game for game in rows}
-            passed = await _deadlines_passed(session, ids, now)
+            games: dict[str, Game] = {}
+            passed: set[str] = set()
+            for loaded, is_passed in rows:
+                games[loaded.id] = loaded
+                if is_passed:
+                    passed.add(loaded.id)
             writes: list[StepWrite] = []
             for item in batch:
                 try:
@@ -151,19 +164,3 @@ class OrderBatcher:
         for item, problem in refused:
             if not item.future.done():
                 item.future.set_exception(problem)
-
-
-async def _deadlines_passed(session: AsyncSession, game_ids: list[str], now: datetime) -> set[str]:
-    """The games among these whose current deadline is due but not yet run."""
-    conn = await session.connection()
-    rows = await conn.execute(
-        select(TIMERS.c.game_id)
-        .where(
-            TIMERS.c.game_id.in_(game_ids),
-            TIMERS.c.done_at.is_(None),
-            TIMERS.c.kind.in_(DEADLINE_TIMER_KINDS),
-            TIMERS.c.due_at <= now,
-        )
-        .distinct()
-    )
-    return set(rows.scalars().all())
