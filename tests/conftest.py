@@ -11,6 +11,12 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# CI runs the property tests on a fixed sequence of examples: a red run can be re-run as is.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    hypothesis_settings.load_profile("ci")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
