@@ -39,7 +39,6 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -51,20 +50,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker  # noqa: E40
 from app.clock import FakeClock  # noqa: E402
 from app.db import make_engine, make_sessionmaker  # noqa: E402
 from app.models import PlayerRow  # noqa: E402
-from app.services import games as games_service  # noqa: E402
 from app.services import orders as orders_service  # noqa: E402
 from app.services.auth import PlayerInfo, Principal  # noqa: E402
 from app.settings import Settings  # noqa: E402
-from bench.pgdb import driver_url, fresh_database  # noqa: E402
+from bench.pgdb import TB_SETTINGS, driver_url, fresh_database, started_team_battle  # noqa: E402
 
 TARGET_SECONDS = 10.0
-TB_SETTINGS: dict[str, Any] = {
-    "troops": {"A": 30, "B": 30},
-    "deployment_seconds": 3600,
-    "command_seconds": 3600,
-    "battle_seconds": 3600,
-    "response_seconds": 600,
-}
 DEPLOY_A = {"type": "deploy", "troops": [4, 7, 8, 6, 5]}
 DEPLOY_B = {"type": "deploy", "troops": [6, 6, 7, 5, 6]}
 START_1 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -106,18 +97,11 @@ async def create_cohort(
     """``count`` started team battles, both sides deployed, all created at ``start`` (so
     their deployment deadlines are identical), in transactions of 100 games."""
     clock = FakeClock(start)
-    director = Principal("director")
     for first in range(0, count, 100):
         async with sessionmaker() as session, session.begin():
             for i in range(first, min(count, first + 100)):
                 now = clock.now()
-                created = await games_service.create_game(
-                    session, "team_battle", f"{prefix} {i}", dict(TB_SETTINGS), None, {}, now
-                )
-                game = await games_service.load_game(session, created["id"])
-                a = await games_service.add_player(session, game, director, "a", "A", now)
-                b = await games_service.add_player(session, game, director, "b", "B", now)
-                await games_service.start_game(session, game, director, now)
+                game, a, b = await started_team_battle(session, f"{prefix} {i}", now)
                 for player, body in ((a, DEPLOY_A), (b, DEPLOY_B)):
                     row = await session.get(PlayerRow, player["id"])
                     assert row is not None

@@ -9,9 +9,16 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import asyncpg
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Game
+from app.services import games as games_service
+from app.services.auth import Principal
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE_URL = os.environ.get("BENCH_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432")
@@ -50,3 +57,28 @@ def fresh_database(keep: bool = False) -> Iterator[tuple[str, str]]:
 def driver_url(url: str) -> str:
     """The plain asyncpg form of a SQLAlchemy URL."""
     return url.replace("postgresql+asyncpg://", "postgresql://")
+
+
+TB_SETTINGS: dict[str, Any] = {
+    "troops": {"A": 30, "B": 30},
+    "deployment_seconds": 3600,
+    "command_seconds": 3600,
+    "battle_seconds": 3600,
+    "response_seconds": 600,
+}
+
+
+async def started_team_battle(
+    session: AsyncSession, title: str, now: datetime
+) -> tuple[Game, dict[str, Any], dict[str, Any]]:
+    """A started Team Battle (through the service functions, inside the caller's
+    transaction) with one player per side; returns the game and both players (with tokens)."""
+    director = Principal("director")
+    created = await games_service.create_game(
+        session, "team_battle", title, dict(TB_SETTINGS), None, {}, now
+    )
+    game = await games_service.load_game(session, created["id"])
+    a = await games_service.add_player(session, game, director, "a", "A", now)
+    b = await games_service.add_player(session, game, director, "b", "B", now)
+    await games_service.start_game(session, game, director, now)
+    return game, a, b

@@ -47,17 +47,8 @@ from sqlalchemy import func, select  # noqa: E402
 from app.clock import SystemClock  # noqa: E402
 from app.db import make_engine, make_sessionmaker  # noqa: E402
 from app.models import OrderRow  # noqa: E402
-from app.services import games as games_service  # noqa: E402
-from app.services.auth import Principal  # noqa: E402
-from bench.pgdb import fresh_database  # noqa: E402
+from bench.pgdb import fresh_database, started_team_battle  # noqa: E402
 
-TB_SETTINGS: dict[str, Any] = {
-    "troops": {"A": 30, "B": 30},
-    "deployment_seconds": 3600,
-    "command_seconds": 3600,
-    "battle_seconds": 3600,
-    "response_seconds": 600,
-}
 # Valid deployments (five slots, 30 troops): bodies vary, no Idempotency-Key is sent.
 BODIES = [
     json.dumps({"type": "deploy", "troops": t}, separators=(",", ":"))
@@ -151,19 +142,11 @@ async def create_games(url: str, count: int) -> list[tuple[str, str, str]]:
     engine = make_engine(url, pool_size=2)
     sessionmaker = make_sessionmaker(engine)
     clock = SystemClock()
-    director = Principal("director")
     out: list[tuple[str, str, str]] = []
     try:
         async with sessionmaker() as session, session.begin():
             for i in range(count):
-                now = clock.now()
-                created = await games_service.create_game(
-                    session, "team_battle", f"bench {i}", dict(TB_SETTINGS), None, {}, now
-                )
-                game = await games_service.load_game(session, created["id"])
-                a = await games_service.add_player(session, game, director, "a", "A", now)
-                b = await games_service.add_player(session, game, director, "b", "B", now)
-                await games_service.start_game(session, game, director, now)
+                game, a, b = await started_team_battle(session, f"bench {i}", clock.now())
                 out.append((game.id, a["token"], b["token"]))
     finally:
         await engine.dispose()
