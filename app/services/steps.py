@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
 from app.errors import AppError
@@ -32,6 +32,7 @@ from app.models import (
 )
 from app.rules.base import Actor, Event, Outcome, RuleViolation, Step, TimerSpec, step_rng
 from app.rules.registry import get_ruleset
+from app.services import pg_batch
 
 # The timers that are a game's deadline: the phase close (team battle), 24:00 (island).
 DEADLINE_TIMER_KINDS = ("phase", "midnight")
@@ -208,15 +209,21 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
             revisions.append(w.new_revision)
         for attribute, value in changes.items():
             set_committed_value(game, attribute, value)
-    await conn.execute(_UPDATE_GAME, game_rows)
-    await conn.execute(_INSERT_STEP, step_rows)
-    if event_rows:
-        await conn.execute(_INSERT_EVENT, event_rows)
-    if orders:
-        await conn.execute(INSERT_ORDER, orders)
-    if revisions:
-        await conn.execute(INSERT_ORDER_REVISION, revisions)
-    await _update_orders(session, writes)
+    changes_of_orders = _order_status_changes(writes)
+    if conn.dialect.name == "postgresql":
+        await pg_batch.write_batch(
+            conn, game_rows, step_rows, event_rows, orders, revisions, changes_of_orders
+        )
+    else:
+        await conn.execute(_UPDATE_GAME, game_rows)
+        await conn.execute(_INSERT_STEP, step_rows)
+        if event_rows:
+            await conn.execute(_INSERT_EVENT, event_rows)
+        if orders:
+            await conn.execute(INSERT_ORDER, orders)
+        if revisions:
+            await conn.execute(INSERT_ORDER_REVISION, revisions)
+        await _update_orders(conn, changes_of_orders)
     for w in writes:
         game, outcome = w.game, w.outcome
         for spec in outcome.timers:
@@ -241,51 +248,54 @@ async def run_step(
     return write.outcome
 
 
-async def _update_orders(session: AsyncSession, writes: list[StepWrite]) -> None:
-    """Set the status the rules gave each existing order, and record each change as a
-    revision: one UPDATE per status and one INSERT for all steps together."""
-    by_status: dict[str, list[str]] = {}
-    step_of: dict[str, StepWrite] = {}
+def _order_status_changes(writes: list[StepWrite]) -> list[dict[str, Any]]:
+    """The statuses the rules gave existing orders, as rows: an order whose status really
+    changes gets it, and a revision recording who caused it (one per order, sorted)."""
+    changes = []
     for w in writes:
         new_id = w.new_order["id"] if w.new_order else None
-        for order_id, status in w.outcome.order_status.items():
+        for order_id, status in sorted(w.outcome.order_status.items()):
             if order_id != new_id:
-                by_status.setdefault(status, []).append(order_id)
-                step_of[order_id] = w
-    if not by_status:
-        return
-    conn = await session.connection()
-    game_ids = sorted({w.game.id for w in writes})
-    revisions = []
-    for status, ids in sorted(by_status.items()):
-        changed = (
-            (
-                await conn.execute(
-                    update(ORDERS)
-                    .where(
-                        ORDERS.c.game_id.in_(game_ids),
-                        ORDERS.c.id.in_(ids),
-                        ORDERS.c.status != status,
-                    )
-                    .values(status=status, updated_at=step_of[ids[0]].now)
-                    .returning(ORDERS.c.id)
+                changes.append(
+                    {
+                        "id": order_id,
+                        "game_id": w.game.id,
+                        "status": status,
+                        "by_role": w.actor.role,
+                        "by_player_id": w.actor.player_id,
+                        "step_seq": w.seq,
+                        "at": w.now,
+                    }
                 )
+    return changes
+
+
+async def _update_orders(conn: AsyncConnection, changes: list[dict[str, Any]]) -> None:
+    """The portable way: one UPDATE per order that changes, then its revision rows."""
+    revisions = []
+    for change in changes:
+        changed = (
+            await conn.execute(
+                update(ORDERS)
+                .where(
+                    ORDERS.c.game_id == change["game_id"],
+                    ORDERS.c.id == change["id"],
+                    ORDERS.c.status != change["status"],
+                )
+                .values(status=change["status"], updated_at=change["at"])
             )
-            .scalars()
-            .all()
-        )
-        for order_id in sorted(changed):
-            w = step_of[order_id]
+        ).rowcount
+        if changed:
             revisions.append(
                 {
-                    "order_id": order_id,
+                    "order_id": change["id"],
                     "action": "status",
                     "body": None,
-                    "status": status,
-                    "by_role": w.actor.role,
-                    "by_player_id": w.actor.player_id,
-                    "step_seq": w.seq,
-                    "at": w.now,
+                    "status": change["status"],
+                    "by_role": change["by_role"],
+                    "by_player_id": change["by_player_id"],
+                    "step_seq": change["step_seq"],
+                    "at": change["at"],
                 }
             )
     if revisions:
