@@ -824,15 +824,18 @@ def handle_withdraw(ctx: Ctx, actor: str, payload: Mapping[str, Any]) -> None:
     p = ctx.player(order["player"])
     kind, status = order["type"], order["status"]
     refund = 0
-    if kind == "assassinate" and status == "pending":
-        # IS-23: no refund unless the target moved before 24:00.
-        if order["target_moved"]:
+    if kind in ("assassinate", "guard") and status == "pending":
+        # IS-23: an assassination is refunded only if its target moved before 24:00;
+        # a guard as the game's setting says (IS-25).
+        if kind == "assassinate":
+            refunded = bool(order["target_moved"])
+        else:
+            refunded = ctx.s.refund_withdrawn_guard
+        if refunded:
             refund = int(order["paid"])
-            if order["debt"]:
+            if order.get("debt"):  # IS-33: the once-per-game debt is given back too
                 p["debt"] = max(0, int(p["debt"]) - int(order["debt"]))
-                p["debt_used"]["assassinate"] = False
-    elif kind == "guard" and status == "pending":
-        refund = 0
+                p["debt_used"][kind] = False
     elif kind == "move" and status == "held":
         refund = int(order["paid"]) if ctx.s.refund_cancelled_held_move else 0
     else:

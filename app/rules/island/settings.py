@@ -158,6 +158,11 @@ class IslandSettings(_Strict):
     refund_cancelled_held_move: bool = Field(
         True, description="Withdrawing a held move refunds its stamina (IS-11)."
     )
+    refund_withdrawn_guard: bool = Field(
+        False,
+        description="Withdrawing a guard before 24:00 refunds its stamina (IS-25; the original "
+        "is silent, and treats a withdrawn assassination as unrefunded, IS-23).",
+    )
     story_triggers_once: bool = Field(
         True, description="A story event triggers only for the first explorer (IS-12)."
     )

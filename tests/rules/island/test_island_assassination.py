@@ -152,3 +152,22 @@ def test_is26_same_cell_assassinations_resolve_before_moving_ones() -> None:
         g.order("p1", {"type": "assassinate", "target": "p2"})
         g.midnight()
         assert not g.p("p2")["alive"] and g.p("p3")["alive"], seed
+
+
+@pytest.mark.parametrize(("refund_setting", "stamina_after"), [(False, 3), (True, 5)])
+def test_is25_withdrawn_guard_is_refunded_only_if_the_setting_says_so(
+    refund_setting: bool, stamina_after: int
+) -> None:
+    """IS-25 Guard (2): the original is silent on withdrawing a guard; by default (like a
+    withdrawn assassination, IS-23) it is not refunded — `refund_withdrawn_guard` changes that."""
+    g = Game(
+        settings(
+            start_positions={str(i + 1): [1, 1] for i in range(4)},
+            refund_withdrawn_guard=refund_setting,
+        )
+    )
+    g.start()
+    g.order("p2", {"type": "guard", "target": "p1"}, oid="guard-1")
+    assert g.p("p2")["stamina"] == 3
+    g.withdraw("p2", "guard-1")
+    assert g.p("p2")["stamina"] == stamina_after
