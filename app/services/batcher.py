@@ -28,10 +28,10 @@ from sqlalchemy.orm import defer
 
 from app.clock import Clock
 from app.errors import AppError, not_found
-from app.models import TIMERS, Game
+from app.models import Game
 from app.services.auth import principal_for
 from app.services.orders import order_view, prepare_submission
-from app.services.steps import DEADLINE_TIMER_KINDS, StepWrite, persist_steps
+from app.services.steps import StepWrite, deadline_due_query, persist_steps
 
 log = logging.getLogger("forumplay.batcher")
 
@@ -115,16 +115,7 @@ class OrderBatcher:
         async with self._sessionmaker()() as session, session.begin():
             now = self._clock.now()
             ids = sorted({item.game_id for item in batch})
-            deadline_passed = (
-                select(TIMERS.c.id)
-                .where(
-                    TIMERS.c.game_id == Game.id,
-                    TIMERS.c.done_at.is_(None),
-                    TIMERS.c.kind.in_(DEADLINE_TIMER_KINDS),
-                    TIMERS.c.due_at <= now,
-                )
-                .exists()
-            )
+            deadline_passed = deadline_due_query(Game.id, now).exists()
             rows = await session.execute(
                 select(Game, deadline_passed)
                 .where(Game.id.in_(ids))

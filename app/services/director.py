@@ -13,7 +13,7 @@ from app.models import AuditRow, Game, Timer
 from app.rules.base import DIRECTOR, STEP_DIRECTOR, STEP_TIMER, SYSTEM, Actor
 from app.services.auth import Principal, require_director
 from app.services.games import GameOptions, audit, summary
-from app.services.steps import append_event, pending_timers, run_step
+from app.services.steps import DEADLINE_TIMER_KINDS, append_event, pending_timers, run_step
 
 
 def _require_live(game: Game) -> None:
@@ -110,7 +110,7 @@ async def extend_deadline(
         t for t in timers if (kind is None or t.kind == kind) and (key is None or t.key == key)
     ]
     if kind is None and key is None:
-        candidates = [t for t in candidates if t.kind in ("phase", "midnight")] or candidates
+        candidates = [t for t in candidates if t.kind in DEADLINE_TIMER_KINDS] or candidates
     if not candidates:
         raise AppError(
             404, "no_deadline", "当前没有可以延长的截止时间。", "There is no deadline to extend."

@@ -119,10 +119,10 @@ async def submit_order(
 async def _own_order(
     session: AsyncSession, game: Game, principal: Principal, order_id: str
 ) -> OrderRow:
-    player = require_player(principal)
+    require_player(principal)
     row = await session.get(OrderRow, order_id)
     # Another side's order is "not found": never confirm that it exists.
-    if row is None or row.game_id != game.id or not _may_see(row, principal) or player is None:
+    if row is None or row.game_id != game.id or not _may_see(row, principal):
         raise not_found("指令", "order")
     return row
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Select, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -74,6 +74,7 @@ def apply_step(
 
 
 def event_record(event: Event) -> dict[str, Any]:
+    """What of an event is stored, and so what replay compares."""
     return {
         "kind": event.kind,
         "data": event.data,
@@ -89,22 +90,22 @@ def append_event(
     data: dict[str, Any],
     audience: list[str],
     now: datetime,
-    step_seq: int | None = None,
-    reveal_at: str | None = None,
-) -> EventRow:
+) -> None:
+    """A service event (pause, resume, a missed deadline…): no step caused it, so replay
+    does not compare it."""
     game.event_seq += 1
-    row = EventRow(
-        game_id=game.id,
-        seq=game.event_seq,
-        step_seq=step_seq,
-        at=now,
-        kind=kind,
-        data=data,
-        audience=audience,
-        reveal_at=reveal_at,
+    session.add(
+        EventRow(
+            game_id=game.id,
+            seq=game.event_seq,
+            step_seq=None,
+            at=now,
+            kind=kind,
+            data=data,
+            audience=audience,
+            reveal_at=None,
+        )
     )
-    session.add(row)
-    return row
 
 
 # Built once: the statements every step runs.
@@ -120,8 +121,8 @@ _UPDATE_GAME = (
 )
 _INSERT_STEP = insert(STEPS)
 _INSERT_EVENT = insert(EVENTS)
-INSERT_ORDER = insert(ORDERS)
-INSERT_ORDER_REVISION = insert(ORDER_REVISIONS)
+_INSERT_ORDER = insert(ORDERS)
+_INSERT_ORDER_REVISION = insert(ORDER_REVISIONS)
 
 
 @dataclass
@@ -196,10 +197,7 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
                 "seq": game.event_seq + 1 + i,
                 "step_seq": w.seq,
                 "at": w.now,
-                "kind": event.kind,
-                "data": event.data,
-                "audience": list(event.audience),
-                "reveal_at": event.reveal_at,
+                **event_record(event),
             }
             for i, event in enumerate(outcome.events)
         )
@@ -220,9 +218,9 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
         if event_rows:
             await conn.execute(_INSERT_EVENT, event_rows)
         if orders:
-            await conn.execute(INSERT_ORDER, orders)
+            await conn.execute(_INSERT_ORDER, orders)
         if revisions:
-            await conn.execute(INSERT_ORDER_REVISION, revisions)
+            await conn.execute(_INSERT_ORDER_REVISION, revisions)
         await _update_orders(conn, changes_of_orders)
     for w in writes:
         game, outcome = w.game, w.outcome
@@ -299,7 +297,7 @@ async def _update_orders(conn: AsyncConnection, changes: list[dict[str, Any]]) -
                 }
             )
     if revisions:
-        await conn.execute(INSERT_ORDER_REVISION, revisions)
+        await conn.execute(_INSERT_ORDER_REVISION, revisions)
 
 
 async def schedule_timer(
@@ -315,7 +313,7 @@ async def schedule_timer(
     if row is None:
         row = Timer(game_id=game.id, kind=spec.kind, key=spec.key, created_at=now, extensions=0)
         session.add(row)
-    row.data = json_roundtrip(spec.data)
+    row.data = spec.data
     row.done_at = None
     row.extensions = 0
     if game.status == "paused":
@@ -342,15 +340,22 @@ async def cancel_timer(
         row.done_at = now
 
 
-_DEADLINE_DUE = (
-    select(TIMERS.c.id)
-    .where(
-        TIMERS.c.game_id == bindparam("game_id"),
-        TIMERS.c.done_at.is_(None),
-        TIMERS.c.kind.in_(DEADLINE_TIMER_KINDS),
-        TIMERS.c.due_at <= bindparam("now", type_=TIMERS.c.due_at.type),
+def deadline_due_query(game_id: Any, now: Any) -> Select[tuple[int]]:
+    """The game's deadline timer that is due but has not run yet (at most one row)."""
+    return (
+        select(TIMERS.c.id)
+        .where(
+            TIMERS.c.game_id == game_id,
+            TIMERS.c.done_at.is_(None),
+            TIMERS.c.kind.in_(DEADLINE_TIMER_KINDS),
+            TIMERS.c.due_at <= now,
+        )
+        .limit(1)
     )
-    .limit(1)
+
+
+_DEADLINE_DUE = deadline_due_query(
+    bindparam("game_id"), bindparam("now", type_=TIMERS.c.due_at.type)
 )
 
 
