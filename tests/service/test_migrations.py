@@ -21,8 +21,17 @@ async def test_models_and_migrations_agree(engine: AsyncEngine) -> None:
 
 
 async def test_migrated_database_is_at_head(engine: AsyncEngine) -> None:
+    """The test database is at the newest migration, and there is exactly one newest."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
     from sqlalchemy import text
 
+    from app.__main__ import ROOT
+
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(ROOT / "migrations"))
+    heads = ScriptDirectory.from_config(config).get_heads()
+    assert len(heads) == 1, heads
     async with engine.connect() as conn:
         version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar()
-    assert version == "0001"
+    assert version == heads[0]
