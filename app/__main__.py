@@ -26,9 +26,16 @@ def main() -> None:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     sub.add_parser("migrate", help="apply migrations only")
+    sub.add_parser("publish-worker", help="apply migrations, then only deliver posts")
     args = parser.parse_args()
     migrate()
-    if args.command == "serve":
+    if args.command == "publish-worker":
+        import asyncio
+
+        from app.publish.worker import run_standalone
+
+        asyncio.run(run_standalone())
+    elif args.command == "serve":
         import uvicorn
 
         uvicorn.run("app.main:app", host=args.host, port=args.port, proxy_headers=True)

@@ -15,10 +15,11 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.api import director, games, orders
+from app.api import director, games, orders, publishing
 from app.clock import Clock, SystemClock
 from app.db import make_engine, make_sessionmaker
 from app.errors import AppError, prefers_english, problem
+from app.publish.worker import DeliveryWorker
 from app.rules.base import RuleViolation
 from app.scheduler import scheduler_loop
 from app.services.batcher import OrderBatcher
@@ -55,13 +56,17 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     settings.scheduler_batch,
                 )
             )
+        tasks = [task] if task is not None else []
+        if settings.publish_worker_enabled:
+            worker = DeliveryWorker(app.state.sessionmaker, clock, settings)
+            tasks.append(asyncio.create_task(worker.loop()))
         try:
             yield
         finally:
-            if task is not None:
-                task.cancel()
+            for running in tasks:
+                running.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                    await running
             await engine.dispose()
 
     app = FastAPI(
@@ -134,6 +139,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(orders.router)
     app.include_router(games.router)
     app.include_router(director.router)
+    app.include_router(publishing.router)
     return app
 
 

@@ -118,6 +118,7 @@ class PlayerRow(Base):
     side: Mapped[str | None] = mapped_column(String(16))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime]
+    forum_name: Mapped[str | None] = mapped_column(String(100))  # for reminders' mentions
 
 
 class StepRow(Base):
@@ -240,6 +241,10 @@ class IdempotencyRow(Base):
     body: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
 
+
+# The publishing tables live beside their code; importing them here registers them with
+# ``Base.metadata`` wherever the models are loaded (migrations, tests).
+from app.publish import models as _publish_models  # noqa: E402, F401
 
 # The Core tables behind the models, typed, for the hot paths that skip the ORM.
 GAMES = cast(Table, Game.__table__)

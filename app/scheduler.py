@@ -24,6 +24,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.clock import Clock
 from app.errors import AppError
 from app.models import Game, Timer
+from app.publish import outbox
+from app.publish import service as publishing
 from app.services.director import fire_timer, pause_clocks
 from app.services.games import GameOptions
 from app.services.steps import append_event, pending_timers
@@ -70,6 +72,9 @@ async def _run_one(
             .with_for_update(skip_locked=True)
             .execution_options(populate_existing=True)
         )
+        if game is not None and timer.kind in outbox.SERVICE_TIMER_KINDS:
+            await publishing.run_service_timer(session, game, timer, now)  # no ruleset
+            return True
         if game is None or game.status != "running":
             # Busy elsewhere (it will be retried on the next pass), or a paused game's
             # timer that kept its due time by mistake: leave it for resume.

@@ -28,6 +28,36 @@ class Settings(BaseSettings):
         description="Write order submissions that arrive together in one transaction "
         "(each is still checked on its own and answered only after the commit).",
     )
+    publish_worker_enabled: bool = Field(
+        True, description="Run the post delivery loop in this process."
+    )
+    publish_worker_interval_seconds: float = Field(
+        1.0, description="How often the delivery loop looks for due deliveries."
+    )
+    publish_worker_batch: int = Field(100, description="Most deliveries one pass sends at once.")
+    publish_http_timeout_seconds: float = Field(
+        10.0, description="Timeout of each request to a channel (connect, read, write)."
+    )
+    publish_max_attempts: int = Field(
+        8, description="Attempts before a delivery is marked failed (the director may retry)."
+    )
+    publish_retry_base_seconds: float = Field(
+        5.0, description="First retry delay; it doubles per attempt (with jitter)."
+    )
+    publish_retry_max_seconds: float = Field(3600.0, description="Longest retry delay.")
+    publish_lease_seconds: float = Field(
+        120.0,
+        description="A delivery being sent that is not recorded within this time is "
+        "presumed lost with its worker and sent again (at most one duplicate).",
+    )
+    publish_allow_private_urls: bool = Field(
+        False, description="Allow channel URLs on private or loopback addresses (tests, LAN)."
+    )
+    public_url: str | None = Field(
+        None,
+        description="This service's public address (e.g. https://host), for the "
+        "'how to verify' links in posts; unset: posts carry no links.",
+    )
     db_pool_size: int = Field(20, description="Connection pool size (PostgreSQL).")
     db_echo: bool = False
 

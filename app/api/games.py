@@ -58,7 +58,7 @@ async def add_player(request: Request, game_id: str, body: AddPlayer, token: Tok
 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
         return await games_service.add_player(
-            session, game, principal, body.name, body.side, now(request)
+            session, game, principal, body.name, body.side, now(request), body.forum_name
         )
 
     return await run_game(request, game_id, token, action, status_code=201, idempotent=True)

@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from app.rules.types import Name
+
 
 class CreateGame(BaseModel):
     ruleset: str = Field(description='"team_battle" or "island"')
@@ -28,6 +30,7 @@ class CreateGame(BaseModel):
 class AddPlayer(BaseModel):
     name: str = Field(min_length=1, max_length=100)
     side: str | None = Field(None, description='"A" or "B" in team battle')
+    forum_name: Name | None = Field(None, description="Their name on the forum (reminders)")
 
 
 class ExtendDeadline(BaseModel):

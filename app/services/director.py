@@ -13,7 +13,13 @@ from app.models import AuditRow, Game, Timer
 from app.rules.base import DIRECTOR, STEP_DIRECTOR, STEP_TIMER, SYSTEM, Actor
 from app.services.auth import Principal, require_director
 from app.services.games import GameOptions, audit, summary
-from app.services.steps import DEADLINE_TIMER_KINDS, append_event, pending_timers, run_step
+from app.services.steps import (
+    DEADLINE_TIMER_KINDS,
+    append_event,
+    is_game_timer,
+    pending_timers,
+    run_step,
+)
 
 
 def _require_live(game: Game) -> None:
@@ -40,7 +46,7 @@ async def advance(
     deadline is set, ask the ruleset to close the phase."""
     require_director(principal)
     _require_live(game)
-    timers = await pending_timers(session, game)
+    timers = [t for t in await pending_timers(session, game) if is_game_timer(t)]
     ordered = sorted(timers, key=lambda t: (t.due_at is None, t.due_at or now, t.id))
     if ordered:
         timer = ordered[0]
@@ -105,7 +111,7 @@ async def extend_deadline(
     require_director(principal)
     _require_live(game)
     options = GameOptions.model_validate(game.options)
-    timers = await pending_timers(session, game)
+    timers = [t for t in await pending_timers(session, game) if is_game_timer(t)]
     candidates = [
         t for t in timers if (kind is None or t.kind == kind) and (key is None or t.key == key)
     ]

@@ -192,6 +192,7 @@ async def add_player(
     name: str,
     side: str | None,
     now: datetime,
+    forum_name: str | None = None,
 ) -> dict[str, Any]:
     require_director(principal)
     if game.status != "setup":
@@ -226,6 +227,7 @@ async def add_player(
         side=side,
         token_hash=hash_token(token),
         created_at=now,
+        forum_name=forum_name,
     )
     session.add(player)
     try:
@@ -241,10 +243,10 @@ async def add_player(
         game,
         principal,
         "add_player",
-        {"player_id": player.id, "name": name, "side": side},
+        {"player_id": player.id, "name": name, "side": side, "forum_name": forum_name},
         now,
     )
-    return {"id": player.id, "name": name, "side": side, "token": token}
+    return {"id": player.id, "name": name, "side": side, "forum_name": forum_name, "token": token}
 
 
 async def roster(session: AsyncSession, game: Game) -> list[PlayerRow]:

@@ -30,12 +30,18 @@ from app.models import (
     SerializedJSON,
     Timer,
 )
+from app.publish import outbox
 from app.rules.base import Actor, Event, Outcome, RuleViolation, Step, TimerSpec, step_rng
 from app.rules.registry import get_ruleset
 from app.services import pg_batch
 
 # The timers that are a game's deadline: the phase close (team battle), 24:00 (island).
 DEADLINE_TIMER_KINDS = ("phase", "midnight")
+
+
+def is_game_timer(timer: Timer) -> bool:
+    """A timer the ruleset runs (not a publishing timer: auto-publish, reminders)."""
+    return timer.kind not in outbox.SERVICE_TIMER_KINDS
 
 
 def canonical_json(value: Any) -> str:
@@ -106,6 +112,7 @@ def append_event(
             reveal_at=None,
         )
     )
+    outbox.note_events(session, [{"game_id": game.id, "seq": game.event_seq, "audience": audience}])
 
 
 # Built once: the statements every step runs.
@@ -207,6 +214,7 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
             revisions.append(w.new_revision)
         for attribute, value in changes.items():
             set_committed_value(game, attribute, value)
+    outbox.note_events(session, event_rows)  # posts for public events, written at commit
     changes_of_orders = _order_status_changes(writes)
     if conn.dialect.name == "postgresql":
         await pg_batch.write_batch(

@@ -1,0 +1,1 @@
+"""Forum output: pure renderers, the transactional outbox, the delivery worker, channels."""

@@ -1,0 +1,104 @@
+"""The publishing tables: per-game settings, channels, posts, deliveries, reminders.
+
+Posts and deliveries are the outbox: written in the transaction of the step that caused
+them (``app.publish.outbox``), read and sent by the delivery worker (``app.publish.worker``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models import Base
+
+
+class PublishingRow(Base):
+    """One per game, made on first use. ``public_event_seq`` counts the game's public
+    events (the numbering the public gets from GET /events), ``post_seq`` its posts."""
+
+    __tablename__ = "publishing"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    review: Mapped[str] = mapped_column(String(16))  # always | never
+    auto_publish_after_seconds: Mapped[int | None] = mapped_column(Integer)
+    language: Mapped[str] = mapped_column(String(8))  # zh | en
+    public_event_seq: Mapped[int] = mapped_column(Integer)
+    post_seq: Mapped[int] = mapped_column(Integer)
+    reminder_seconds: Mapped[list[Any]]  # before each deadline, e.g. [7200, 1800]
+    reminder_channel_id: Mapped[str | None] = mapped_column(String(32))
+    # The deadline timer of the current phase (kind, key, data) and the step that opened
+    # it: who has ordered or readied since then is not reminded.
+    phase: Mapped[dict[str, Any] | None]
+    phase_step_seq: Mapped[int | None] = mapped_column(Integer)
+    updated_at: Mapped[datetime]
+
+
+class ChannelRow(Base):
+    """Where a game's posts go. ``config`` holds the non-secret fields; the secret ones are
+    one Fernet token in ``secrets`` (never returned). A removed channel keeps its row so
+    the deliveries it made still name it."""
+
+    __tablename__ = "channels"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(100))
+    format: Mapped[str] = mapped_column(String(16))
+    config: Mapped[dict[str, Any]]
+    secrets: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime]
+    removed_at: Mapped[datetime | None]
+
+
+class PostRow(Base):
+    """Something the public should read. ``status``: awaiting_review, published,
+    discarded. ``step_seq``/``event_seq``: the step and the last event it came from."""
+
+    __tablename__ = "posts"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    title: Mapped[str] = mapped_column(String(200))
+    bodies: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+    publish_at: Mapped[datetime | None]
+    published_at: Mapped[datetime | None]
+    step_seq: Mapped[int | None] = mapped_column(Integer)
+    event_seq: Mapped[int | None] = mapped_column(Integer)
+
+
+class DeliveryRow(Base):
+    """One post on one channel. ``id`` grows with creation: on a channel, deliveries go
+    out in ``id`` order, and an unfinished one (pending, sending, failed) holds back every
+    later one. ``next_attempt_at`` is when a pending delivery is due, or when a sending
+    one's lease runs out (its worker is presumed dead and it is sent again)."""
+
+    __tablename__ = "deliveries"
+    __table_args__ = (
+        UniqueConstraint("post_id", "channel_id"),
+        Index("ix_deliveries_channel_status", "channel_id", "status"),
+        Index("ix_deliveries_status_due", "status", "next_attempt_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    post_id: Mapped[str] = mapped_column(ForeignKey("posts.id", ondelete="CASCADE"), index=True)
+    channel_id: Mapped[str] = mapped_column(ForeignKey("channels.id", ondelete="CASCADE"))
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    status: Mapped[str] = mapped_column(String(16))  # pending sending sent failed manual discarded
+    attempts: Mapped[int] = mapped_column(Integer)
+    next_attempt_at: Mapped[datetime | None]
+    remote_id: Mapped[str | None] = mapped_column(String(200))
+    remote_url: Mapped[str | None] = mapped_column(Text)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime]
+    sent_at: Mapped[datetime | None]

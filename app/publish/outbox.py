@@ -1,0 +1,396 @@
+"""The transactional outbox: posts and their deliveries are written in the transaction of
+the step (or service action) that caused them, so a post exists exactly when its step does.
+
+How it hooks in, and why it costs nothing when nothing is public:
+
+1. ``note_events`` is the one call from ``app.services.steps`` (``persist_steps`` and
+   ``append_event``). It remembers, on the session, the first public event of each game in
+   this transaction — a dictionary update, only when an event is public at all.
+2. When that transaction commits (SQLAlchemy's ``before_commit``, which also runs for a
+   savepoint), ``_drain`` reads those events back from the database (so events a rolled-back
+   savepoint dropped are not posted), asks the renderer for the posts they call for, and
+   writes posts, deliveries and timers into the same transaction. A transaction without a
+   public event finds nothing noted and returns at once.
+
+The code here is synchronous SQLAlchemy: it runs inside the commit (the asyncio extension
+runs sync session code in its greenlet), and the async service calls it through
+``session.run_sync``. Rendering is pure (``app.publish.render``): a post is a function of
+the public events of one transaction and the game's public facts, never of the state.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import event, select
+from sqlalchemy.orm import Session, SessionTransaction
+
+from app.models import EVENTS, GAMES, PlayerRow, Timer
+from app.publish import render
+from app.publish.models import ChannelRow, DeliveryRow, PostRow, PublishingRow
+from app.rules.base import AUDIENCE_PUBLIC
+from app.services import steps as game_steps
+from app.services.auth import new_id
+from app.settings import get_settings
+
+log = logging.getLogger("forumplay.outbox")
+
+# Timer kinds the scheduler runs without the ruleset (``app.publish.service``).
+AUTO_PUBLISH = "auto_publish"  # key: the post id
+REMINDER = "reminder"  # key: the offset in seconds before the deadline
+SERVICE_TIMER_KINDS = (AUTO_PUBLISH, REMINDER)
+
+# Channels whose forum turns "@name" into a mention that notifies the player.
+MENTION_KINDS = frozenset({"misago", "discourse"})
+
+_NOTED = "forumplay.outbox.noted"
+
+
+def note_events(session: Any, rows: Iterable[Mapping[str, Any]]) -> None:
+    """Remember the games whose public events this transaction wrote (rows as stored:
+    ``game_id``, ``seq``, ``audience``…). Cheap: nothing happens for non-public events."""
+    noted: dict[str, int] | None = None
+    for row in rows:
+        if AUDIENCE_PUBLIC in row["audience"]:
+            if noted is None:
+                noted = session.info.setdefault(_NOTED, {})
+            game_id, seq = row["game_id"], row["seq"]
+            if seq < noted.get(game_id, seq + 1):
+                noted[game_id] = seq
+
+
+@event.listens_for(Session, "before_commit")
+def _drain(session: Session) -> None:
+    noted: dict[str, int] | None = session.info.pop(_NOTED, None)
+    if not noted:
+        return
+    session.flush()  # the Core reads below must see this transaction's rows
+    for game_id, first_seq in sorted(noted.items()):
+        publish_events(session, game_id, first_seq)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget(session: Session, transaction: SessionTransaction) -> None:
+    # A transaction that ended without commit (rolled back) must not leave notes behind
+    # for the session's next transaction.
+    if transaction.parent is None:
+        session.info.pop(_NOTED, None)
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What publishing needs of a game, read with Core (the caller's ORM object may have
+    deferred columns)."""
+
+    id: str
+    title: str
+    ruleset: str
+    timezone: str
+    settings: dict[str, Any]
+    seed_commitment: str
+    status: str
+    step_seq: int
+
+    @property
+    def paused(self) -> bool:
+        return self.status == "paused"
+
+
+def game_facts(session: Session, game_id: str) -> GameFacts:
+    row = session.execute(
+        select(
+            GAMES.c.id,
+            GAMES.c.title,
+            GAMES.c.ruleset,
+            GAMES.c.timezone,
+            GAMES.c.settings,
+            GAMES.c.seed_commitment,
+            GAMES.c.status,
+            GAMES.c.step_seq,
+        ).where(GAMES.c.id == game_id)
+    ).one()
+    return GameFacts(*row)
+
+
+def publishing_row(session: Session, game_id: str, now: datetime) -> PublishingRow:
+    """The game's publishing row, made with the defaults on first use. Its public event
+    counter starts from the public events already in the log."""
+    row = session.get(PublishingRow, game_id)
+    if row is not None:
+        return row
+    audiences = session.execute(
+        select(EVENTS.c.audience).where(EVENTS.c.game_id == game_id)
+    ).scalars()
+    public = sum(1 for audience in audiences if AUDIENCE_PUBLIC in audience)
+    row = PublishingRow(
+        game_id=game_id,
+        review="never",
+        auto_publish_after_seconds=None,
+        language="zh",
+        public_event_seq=public,
+        post_seq=0,
+        reminder_seconds=[],
+        reminder_channel_id=None,
+        updated_at=now,
+    )
+    session.add(row)
+    return row
+
+
+def game_info(session: Session, facts: GameFacts, language: str) -> render.GameInfo:
+    players = session.execute(
+        select(PlayerRow.id, PlayerRow.name, PlayerRow.side, PlayerRow.forum_name)
+        .where(PlayerRow.game_id == facts.id)
+        .order_by(PlayerRow.ordinal)
+    ).all()
+    return render.GameInfo(
+        id=facts.id,
+        title=facts.title,
+        ruleset=facts.ruleset,
+        timezone=facts.timezone,
+        language=language,
+        settings=facts.settings,
+        roster=tuple(render.RosterEntry(*p) for p in players),
+        seed_commitment=facts.seed_commitment,
+        public_url=get_settings().public_url,
+    )
+
+
+def deadline_timer(session: Session, game_id: str) -> Timer | None:
+    """The game's pending deadline (phase close, 24:00), if any."""
+    return session.scalars(
+        select(Timer)
+        .where(
+            Timer.game_id == game_id,
+            Timer.done_at.is_(None),
+            Timer.kind.in_(game_steps.DEADLINE_TIMER_KINDS),
+        )
+        .order_by(Timer.id)
+        .limit(1)
+    ).first()
+
+
+def deadline_of(timer: Timer | None, now: datetime) -> datetime | None:
+    """When the deadline falls; while paused, when it would fall if resumed now."""
+    if timer is None:
+        return None
+    if timer.due_at is not None:
+        return timer.due_at
+    return now + timedelta(seconds=timer.remaining_seconds or 0.0)
+
+
+def publish_events(session: Session, game_id: str, first_seq: int) -> list[PostRow]:
+    """Posts for the game's public events from ``first_seq`` on (this transaction's)."""
+    rows = session.execute(
+        select(
+            EVENTS.c.seq,
+            EVENTS.c.step_seq,
+            EVENTS.c.at,
+            EVENTS.c.kind,
+            EVENTS.c.data,
+            EVENTS.c.audience,
+        )
+        .where(EVENTS.c.game_id == game_id, EVENTS.c.seq >= first_seq)
+        .order_by(EVENTS.c.seq)
+    ).all()
+    public = [r for r in rows if AUDIENCE_PUBLIC in r.audience]
+    if not public:
+        return []
+    now = public[-1].at
+    pub = publishing_row(session, game_id, now)
+    events = [
+        render.PublicEvent(seq=pub.public_event_seq + i, at=r.at, kind=r.kind, data=r.data)
+        for i, r in enumerate(public, start=1)
+    ]
+    pub.public_event_seq += len(events)
+    facts = game_facts(session, game_id)
+    timer = deadline_timer(session, game_id)
+    info = game_info(session, facts, pub.language)
+    try:
+        drafts = render.posts_for_events(info, events, deadline_of(timer, now))
+    except Exception:
+        # A template bug must not stop the game (the step would roll back and its timer be
+        # retried forever): the step commits without its posts, and the log says why.
+        log.exception("rendering the posts of game %s (events %s…) failed", game_id, first_seq)
+        drafts = []
+    step_seq = next((r.step_seq for r in reversed(public) if r.step_seq is not None), None)
+    posts = [
+        create_post(session, facts, pub, draft, now, step_seq=step_seq, event_seq=events[-1].seq)
+        for draft in drafts
+    ]
+    track_phase(session, facts, pub, timer, now)
+    if facts.status == "finished":
+        # Finishing stopped every clock of the game; posts still awaiting review keep
+        # their auto-publish time.
+        sync_auto_publish(session, facts, pub, now)
+    return posts
+
+
+def create_post(
+    session: Session,
+    facts: GameFacts,
+    pub: PublishingRow,
+    draft: render.PostDraft,
+    now: datetime,
+    step_seq: int | None = None,
+    event_seq: int | None = None,
+    review: bool = True,
+    channel_ids: list[str] | None = None,
+) -> PostRow:
+    """A new post; published at once (deliveries made) unless the game reviews posts."""
+    pub.post_seq += 1
+    held = review and pub.review == "always"
+    post = PostRow(
+        id=new_id(),
+        game_id=facts.id,
+        seq=pub.post_seq,
+        kind=draft.kind,
+        status="awaiting_review" if held else "published",
+        title=draft.title,
+        bodies=dict(draft.bodies),
+        created_at=now,
+        publish_at=None,
+        published_at=None,
+        step_seq=step_seq,
+        event_seq=event_seq,
+    )
+    session.add(post)
+    if held:
+        if pub.auto_publish_after_seconds is not None:
+            post.publish_at = now + timedelta(seconds=pub.auto_publish_after_seconds)
+            set_timer(session, facts, AUTO_PUBLISH, post.id, post.publish_at, {}, now)
+    else:
+        publish_post(session, post, now, channel_ids)
+    return post
+
+
+def publish_post(
+    session: Session, post: PostRow, now: datetime, channel_ids: list[str] | None = None
+) -> list[DeliveryRow]:
+    """Mark a post published and queue it on the game's channels (or on ``channel_ids``)."""
+    post.status = "published"
+    post.published_at = now
+    post.publish_at = now
+    query = select(ChannelRow).where(
+        ChannelRow.game_id == post.game_id, ChannelRow.removed_at.is_(None)
+    )
+    if channel_ids is not None:
+        query = query.where(ChannelRow.id.in_(channel_ids))
+    deliveries = [
+        DeliveryRow(
+            post_id=post.id,
+            channel_id=channel.id,
+            game_id=post.game_id,
+            status="manual" if channel.kind == "manual" else "pending",
+            attempts=0,
+            next_attempt_at=now,
+            created_at=now,
+        )
+        for channel in session.scalars(query.order_by(ChannelRow.created_at, ChannelRow.id))
+    ]
+    session.add_all(deliveries)
+    return deliveries
+
+
+def set_timer(
+    session: Session,
+    facts: GameFacts,
+    kind: str,
+    key: str,
+    due_at: datetime,
+    data: dict[str, Any],
+    now: datetime,
+    done: bool = False,
+) -> Timer:
+    """Create or replace a service timer of the game (``steps.schedule_timer``, sync).
+    While the game is paused it keeps its remaining time, like every clock of the game."""
+    row = session.scalars(
+        select(Timer).where(Timer.game_id == facts.id, Timer.kind == kind, Timer.key == key)
+    ).first()
+    if row is None:
+        row = Timer(game_id=facts.id, kind=kind, key=key, created_at=now, extensions=0)
+        session.add(row)
+    row.data = data
+    row.done_at = now if done else None
+    if facts.paused:
+        row.due_at = None
+        row.remaining_seconds = max(0.0, (due_at - now).total_seconds())
+    else:
+        row.due_at = due_at
+        row.remaining_seconds = None
+    return row
+
+
+def end_timers(
+    session: Session, game_id: str, kind: str, now: datetime, keep: Iterable[str] = ()
+) -> None:
+    kept = set(keep)
+    for row in session.scalars(
+        select(Timer).where(Timer.game_id == game_id, Timer.kind == kind, Timer.done_at.is_(None))
+    ):
+        if row.key not in kept:
+            row.done_at = now
+
+
+def sync_auto_publish(
+    session: Session, facts: GameFacts, pub: PublishingRow, now: datetime
+) -> None:
+    """Every post awaiting review publishes itself ``auto_publish_after_seconds`` after it
+    was made (none when unset); a changed setting moves them all."""
+    waiting = session.scalars(
+        select(PostRow).where(PostRow.game_id == facts.id, PostRow.status == "awaiting_review")
+    ).all()
+    seconds = pub.auto_publish_after_seconds
+    if seconds is None:
+        end_timers(session, facts.id, AUTO_PUBLISH, now)
+        for post in waiting:
+            post.publish_at = None
+        return
+    for post in waiting:
+        post.publish_at = post.created_at + timedelta(seconds=seconds)
+        set_timer(session, facts, AUTO_PUBLISH, post.id, max(post.publish_at, now), {}, now)
+
+
+def track_phase(
+    session: Session, facts: GameFacts, pub: PublishingRow, timer: Timer | None, now: datetime
+) -> None:
+    """Remember when the current phase opened, and re-aim the reminders. Called after
+    anything public happened (a phase opened, a deadline moved, a pause or resume), which
+    is every way a deadline changes."""
+    phase = None if timer is None else {"kind": timer.kind, "key": timer.key, "data": timer.data}
+    if phase != pub.phase:
+        pub.phase = phase
+        pub.phase_step_seq = facts.step_seq
+    sync_reminders(session, facts, pub, timer, now)
+
+
+def sync_reminders(
+    session: Session, facts: GameFacts, pub: PublishingRow, timer: Timer | None, now: datetime
+) -> None:
+    """One reminder timer per configured offset, due that long before the current deadline.
+    Its data names the deadline and the step its phase opened at; an unchanged reminder is
+    left alone, so one that already went out does not go out twice, and a deadline that
+    moved (extension, new phase, resume) re-aims them all."""
+    offsets = sorted({int(s) for s in pub.reminder_seconds or []}, reverse=True)
+    deadline = deadline_of(timer, now)
+    if deadline is None or not offsets or facts.status == "finished":
+        end_timers(session, facts.id, REMINDER, now)
+        return
+    end_timers(session, facts.id, REMINDER, now, keep=[str(o) for o in offsets])
+    existing = {
+        row.key: row
+        for row in session.scalars(
+            select(Timer).where(Timer.game_id == facts.id, Timer.kind == REMINDER)
+        )
+    }
+    data = {"deadline": deadline.isoformat(), "since_step": pub.phase_step_seq or 0}
+    for offset in offsets:
+        row = existing.get(str(offset))
+        if row is not None and row.data == data:
+            continue  # pending as it is, or already sent for this deadline
+        due = deadline - timedelta(seconds=offset)
+        set_timer(session, facts, REMINDER, str(offset), due, data, now, done=due <= now)

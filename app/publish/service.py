@@ -1,0 +1,553 @@
+"""Publishing use cases: settings, channels, the review queue, reminders, service timers.
+
+Each function runs inside the caller's transaction (``app.api.deps.run`` or the scheduler)
+and never commits. Every director action is audited.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
+
+from app.errors import AppError, conflict, not_found
+from app.models import AuditRow, Game, OrderRow, PlayerRow, StepRow, Timer
+from app.publish import outbox, secrets
+from app.publish.channels import ADAPTERS, redact, validate_config
+from app.publish.models import ChannelRow, DeliveryRow, PostRow, PublishingRow
+from app.publish.render import FORMATS, RosterEntry, reminder_post
+from app.rules.base import STEP_READY
+from app.services.auth import Principal, new_id, require_director
+from app.services.games import audit
+
+# ---------------------------------------------------------------------------------- shapes
+
+
+def post_json(post: PostRow, deliveries: list[DeliveryRow]) -> dict[str, Any]:
+    """A post as API.md shows it."""
+    return {
+        "id": post.id,
+        "seq": post.seq,
+        "kind": post.kind,
+        "status": post.status,
+        "title": post.title,
+        "bodies": {f: post.bodies.get(f, "") for f in FORMATS},
+        "created_at": post.created_at.isoformat(),
+        "publish_at": post.publish_at.isoformat() if post.publish_at else None,
+        "published_at": post.published_at.isoformat() if post.published_at else None,
+        "deliveries": [delivery_json(d) for d in deliveries],
+    }
+
+
+def delivery_json(delivery: DeliveryRow) -> dict[str, Any]:
+    return {
+        "id": delivery.id,
+        "channel_id": delivery.channel_id,
+        "status": delivery.status,
+        "attempts": delivery.attempts,
+        "remote_url": delivery.remote_url,
+        "error": delivery.error,
+        "next_attempt_at": (
+            delivery.next_attempt_at.isoformat()
+            if delivery.next_attempt_at and delivery.status == "pending"
+            else None
+        ),
+    }
+
+
+def channel_config(channel: ChannelRow) -> dict[str, Any]:
+    """The channel's whole config, secrets decrypted: for sending only."""
+    config = dict(channel.config)
+    if channel.secrets:
+        config.update(json.loads(secrets.decrypt(channel.secrets)))
+    return config
+
+
+def channel_json(channel: ChannelRow) -> dict[str, Any]:
+    return {
+        "id": channel.id,
+        "kind": channel.kind,
+        "name": channel.name,
+        "format": channel.format,
+        "config": redact(channel.kind, channel_config(channel)),
+        "created_at": channel.created_at.isoformat(),
+    }
+
+
+def publishing_json(pub: PublishingRow) -> dict[str, Any]:
+    return {
+        "review": pub.review,
+        "auto_publish_after_seconds": pub.auto_publish_after_seconds,
+        "language": pub.language,
+        "reminders": {
+            "before_seconds": list(pub.reminder_seconds or []),
+            "channel_id": pub.reminder_channel_id,
+        },
+    }
+
+
+# ----------------------------------------------------------------------------- settings
+
+
+async def _publishing(session: AsyncSession, game: Game, now: datetime) -> PublishingRow:
+    return await session.run_sync(outbox.publishing_row, game.id, now)
+
+
+async def get_publishing(
+    session: AsyncSession, game: Game, principal: Principal, now: datetime
+) -> dict[str, Any]:
+    require_director(principal)
+    return publishing_json(await _publishing(session, game, now))
+
+
+async def set_publishing(
+    session: AsyncSession, game: Game, principal: Principal, changes: dict[str, Any], now: datetime
+) -> dict[str, Any]:
+    """A partial update; a changed ``auto_publish_after_seconds`` re-aims every post still
+    awaiting review, counted from when that post was made."""
+    require_director(principal)
+    pub = await _publishing(session, game, now)
+    for field, value in changes.items():
+        setattr(pub, field, value)
+    pub.updated_at = now
+    if "auto_publish_after_seconds" in changes or "review" in changes:
+
+        def resync(sync: Session) -> None:
+            outbox.sync_auto_publish(sync, outbox.game_facts(sync, game.id), pub, now)
+
+        await session.run_sync(resync)
+    audit(session, game, principal, "set_publishing", changes, now)
+    return publishing_json(pub)
+
+
+async def set_reminders(
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    before_seconds: list[int],
+    channel_id: str | None,
+    now: datetime,
+) -> dict[str, Any]:
+    require_director(principal)
+    if channel_id is not None:
+        await _channel(session, game, channel_id)
+    pub = await _publishing(session, game, now)
+    pub.reminder_seconds = sorted(set(before_seconds), reverse=True)
+    pub.reminder_channel_id = channel_id
+    pub.updated_at = now
+
+    def resync(sync: Session) -> None:
+        facts = outbox.game_facts(sync, game.id)
+        outbox.sync_reminders(sync, facts, pub, outbox.deadline_timer(sync, game.id), now)
+
+    await session.run_sync(resync)
+    payload = {"before_seconds": pub.reminder_seconds, "channel_id": channel_id}
+    audit(session, game, principal, "set_reminders", payload, now)
+    return publishing_json(pub)["reminders"]
+
+
+# ----------------------------------------------------------------------------- channels
+
+
+async def create_channel(
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    kind: str,
+    name: str,
+    fmt: str | None,
+    config: dict[str, Any],
+    allow_private_urls: bool,
+    now: datetime,
+) -> dict[str, Any]:
+    require_director(principal)
+    adapter = ADAPTERS.get(kind)
+    if adapter is None:
+        known = ", ".join(sorted(ADAPTERS))
+        raise AppError(
+            422,
+            "unknown_channel_kind",
+            f"未知的频道类型：{kind}（可用：{known}）。",
+            f"Unknown channel kind {kind!r} (known: {known}).",
+        )
+    try:
+        valid = validate_config(kind, config, allow_private_urls)
+    except ValidationError as error:
+        problems = [
+            f"config.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
+        ]
+        raise AppError(
+            422,
+            "invalid_channel_config",
+            "频道设置有误：" + "；".join(problems),
+            "Invalid channel config: " + "; ".join(problems),
+            extra={"errors": problems},
+        ) from None
+    except ValueError as error:
+        raise AppError(
+            422,
+            "invalid_channel_config",
+            f"频道设置有误：{error}",
+            f"Invalid channel config: {error}",
+        ) from None
+    hidden = {k: v for k, v in valid.items() if k in adapter.secret_fields and v is not None}
+    channel = ChannelRow(
+        id=new_id(),
+        game_id=game.id,
+        kind=kind,
+        name=name,
+        format=fmt or adapter.default_format,
+        config={k: v for k, v in valid.items() if k not in hidden},
+        secrets=secrets.encrypt(json.dumps(hidden)) if hidden else None,
+        created_at=now,
+        removed_at=None,
+    )
+    session.add(channel)
+    audit(
+        session,
+        game,
+        principal,
+        "add_channel",
+        {"channel_id": channel.id, "kind": kind, "name": name},
+        now,
+    )
+    return channel_json(channel)
+
+
+async def list_channels(
+    session: AsyncSession, game: Game, principal: Principal
+) -> list[dict[str, Any]]:
+    require_director(principal)
+    rows = await session.scalars(
+        select(ChannelRow)
+        .where(ChannelRow.game_id == game.id, ChannelRow.removed_at.is_(None))
+        .order_by(ChannelRow.created_at, ChannelRow.id)
+    )
+    return [channel_json(c) for c in rows]
+
+
+async def _channel(session: AsyncSession, game: Game, channel_id: str) -> ChannelRow:
+    channel = await session.get(ChannelRow, channel_id)
+    if channel is None or channel.game_id != game.id or channel.removed_at is not None:
+        raise not_found("频道", "channel")
+    return channel
+
+
+async def delete_channel(
+    session: AsyncSession, game: Game, principal: Principal, channel_id: str, now: datetime
+) -> dict[str, Any]:
+    """Remove a channel: nothing more goes to it; what it has not sent yet is dropped."""
+    require_director(principal)
+    channel = await _channel(session, game, channel_id)
+    channel.removed_at = now
+    unsent = await session.scalars(
+        select(DeliveryRow).where(
+            DeliveryRow.channel_id == channel.id,
+            DeliveryRow.status.in_(("pending", "failed", "manual")),
+        )
+    )
+    for delivery in unsent:
+        delivery.status = "discarded"
+    pub = await _publishing(session, game, now)
+    if pub.reminder_channel_id == channel.id:
+        pub.reminder_channel_id = None
+    audit(session, game, principal, "remove_channel", {"channel_id": channel.id}, now)
+    return {"ok": True}
+
+
+# -------------------------------------------------------------------------------- posts
+
+
+async def list_posts(
+    session: AsyncSession, game: Game, principal: Principal, after: int, limit: int
+) -> list[dict[str, Any]]:
+    """The director sees every post; everyone else the published ones, with where they
+    were posted (and nothing of failed attempts)."""
+    director = principal.role == "director"
+    query = select(PostRow).where(PostRow.game_id == game.id, PostRow.seq > after)
+    if not director:
+        query = query.where(PostRow.status == "published")
+    posts = (await session.scalars(query.order_by(PostRow.seq).limit(limit))).all()
+    by_post: dict[str, list[DeliveryRow]] = {p.id: [] for p in posts}
+    if posts:
+        deliveries = await session.scalars(
+            select(DeliveryRow)
+            .where(DeliveryRow.post_id.in_(list(by_post)))
+            .order_by(DeliveryRow.id)
+        )
+        for d in deliveries:
+            if director or d.status == "sent":
+                by_post[d.post_id].append(d)
+    return [post_json(p, by_post[p.id]) for p in posts]
+
+
+async def _post(session: AsyncSession, game: Game, post_id: str, lock: bool = False) -> PostRow:
+    post = await session.get(PostRow, post_id, with_for_update=lock)
+    if post is None or post.game_id != game.id:
+        raise not_found("帖子", "post")
+    return post
+
+
+async def _answer(session: AsyncSession, post: PostRow) -> dict[str, Any]:
+    await session.flush()
+    deliveries = await session.scalars(
+        select(DeliveryRow).where(DeliveryRow.post_id == post.id).order_by(DeliveryRow.id)
+    )
+    return post_json(post, list(deliveries))
+
+
+def _not_awaiting(post: PostRow) -> AppError:
+    if post.status == "published":
+        return conflict(
+            "post_published", "帖子已发布，不能再修改。", "The post is already published."
+        )
+    return conflict("post_discarded", "帖子已被弃用。", "The post was discarded.")
+
+
+async def edit_post(
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    post_id: str,
+    title: str | None,
+    bodies: dict[str, str],
+    now: datetime,
+) -> dict[str, Any]:
+    require_director(principal)
+    post = await _post(session, game, post_id)
+    if post.status != "awaiting_review":
+        raise _not_awaiting(post)
+    if title is not None:
+        post.title = title
+    if bodies:
+        post.bodies = {**post.bodies, **bodies}
+    changed = {"post_id": post.id, "title": title, "bodies": sorted(bodies)}
+    audit(session, game, principal, "edit_post", changed, now)
+    return await _answer(session, post)
+
+
+async def approve_post(
+    session: AsyncSession, game: Game, principal: Principal, post_id: str, now: datetime
+) -> dict[str, Any]:
+    require_director(principal)
+    post = await _post(session, game, post_id)
+    if post.status != "awaiting_review":
+        raise _not_awaiting(post)
+    await _publish(session, post, now)
+    audit(session, game, principal, "approve_post", {"post_id": post.id}, now)
+    return await _answer(session, post)
+
+
+async def _publish(session: AsyncSession, post: PostRow, now: datetime) -> None:
+    await session.run_sync(lambda sync: outbox.publish_post(sync, post, now))
+    await _end_auto_publish(session, post, now)
+
+
+async def _end_auto_publish(session: AsyncSession, post: PostRow, now: datetime) -> None:
+    timer = await session.scalar(
+        select(Timer).where(
+            Timer.game_id == post.game_id,
+            Timer.kind == outbox.AUTO_PUBLISH,
+            Timer.key == post.id,
+            Timer.done_at.is_(None),
+        )
+    )
+    if timer is not None:
+        timer.done_at = now
+
+
+async def discard_post(
+    session: AsyncSession, game: Game, principal: Principal, post_id: str, now: datetime
+) -> dict[str, Any]:
+    """Never publish a post awaiting review. On a published post: give up its failed
+    deliveries (so they stop holding back their channels)."""
+    require_director(principal)
+    post = await _post(session, game, post_id)
+    if post.status == "awaiting_review":
+        post.status = "discarded"
+        post.publish_at = None
+        await _end_auto_publish(session, post, now)
+        audit(session, game, principal, "discard_post", {"post_id": post.id}, now)
+        return await _answer(session, post)
+    if post.status == "published":
+        failed = (
+            await session.scalars(
+                select(DeliveryRow).where(
+                    DeliveryRow.post_id == post.id, DeliveryRow.status == "failed"
+                )
+            )
+        ).all()
+        if failed:
+            for delivery in failed:
+                delivery.status = "discarded"
+            ids = [d.id for d in failed]
+            audit(
+                session,
+                game,
+                principal,
+                "discard_deliveries",
+                {"post_id": post.id, "deliveries": ids},
+                now,
+            )
+            return await _answer(session, post)
+    raise _not_awaiting(post)
+
+
+async def retry_post(
+    session: AsyncSession, game: Game, principal: Principal, post_id: str, now: datetime
+) -> dict[str, Any]:
+    """Send the post's failed deliveries again, from a fresh count of attempts."""
+    require_director(principal)
+    post = await _post(session, game, post_id)
+    failed = (
+        await session.scalars(
+            select(DeliveryRow).where(
+                DeliveryRow.post_id == post.id, DeliveryRow.status == "failed"
+            )
+        )
+    ).all()
+    if not failed:
+        raise conflict(
+            "nothing_to_retry", "这个帖子没有发送失败的投递。", "The post has no failed deliveries."
+        )
+    for delivery in failed:
+        delivery.status = "pending"
+        delivery.attempts = 0
+        delivery.next_attempt_at = now
+    ids = [d.id for d in failed]
+    audit(session, game, principal, "retry_post", {"post_id": post.id, "deliveries": ids}, now)
+    return await _answer(session, post)
+
+
+async def mark_posted(
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    post_id: str,
+    delivery_id: int,
+    url: str,
+    now: datetime,
+) -> dict[str, Any]:
+    """The director posted it by hand (a manual channel, or after a failure) and says where."""
+    require_director(principal)
+    post = await _post(session, game, post_id)
+    delivery = await session.get(DeliveryRow, delivery_id)
+    if delivery is None or delivery.post_id != post.id:
+        raise not_found("投递", "delivery")
+    if delivery.status not in ("manual", "failed"):
+        raise conflict(
+            "delivery_not_manual",
+            "只能为待手动发布或发送失败的投递登记链接。",
+            "Only a manual or failed delivery can be marked as posted by hand.",
+        )
+    delivery.status = "sent"
+    delivery.remote_url = url
+    delivery.error = None
+    delivery.sent_at = now
+    payload = {"post_id": post.id, "delivery_id": delivery.id, "url": url}
+    audit(session, game, principal, "mark_posted", payload, now)
+    return await _answer(session, post)
+
+
+# ------------------------------------------------------------------------------ players
+
+
+async def set_forum_name(
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    player_id: str,
+    forum_name: str | None,
+    now: datetime,
+) -> dict[str, Any]:
+    require_director(principal)
+    player = await session.get(PlayerRow, player_id)
+    if player is None or player.game_id != game.id:
+        raise not_found("玩家", "player")
+    player.forum_name = forum_name
+    payload = {"player_id": player.id, "forum_name": forum_name}
+    audit(session, game, principal, "set_forum_name", payload, now)
+    return {"id": player.id, "name": player.name, "side": player.side, "forum_name": forum_name}
+
+
+# ------------------------------------------------------------------------ service timers
+
+
+async def run_service_timer(session: AsyncSession, game: Game, timer: Timer, now: datetime) -> None:
+    """A publishing timer, run by the scheduler without the ruleset."""
+    timer.done_at = now
+    if timer.kind == outbox.AUTO_PUBLISH:
+        await _auto_publish(session, game, timer.key, now)
+    elif timer.kind == outbox.REMINDER and game.status == "running":
+        await _remind(session, game, timer, now)
+
+
+async def _auto_publish(session: AsyncSession, game: Game, post_id: str, now: datetime) -> None:
+    post = await session.get(PostRow, post_id)
+    if post is None or post.status != "awaiting_review":
+        return  # the director acted first
+    await session.run_sync(lambda sync: outbox.publish_post(sync, post, now))
+    session.add(
+        AuditRow(
+            game_id=game.id,
+            actor="system",
+            action="auto_publish",
+            payload={"post_id": post.id},
+            at=now,
+        )
+    )
+
+
+async def _remind(session: AsyncSession, game: Game, timer: Timer, now: datetime) -> None:
+    def remind(sync: Session) -> None:
+        facts = outbox.game_facts(sync, game.id)
+        pub = outbox.publishing_row(sync, game.id, now)
+        deadline_timer = outbox.deadline_timer(sync, game.id)
+        deadline = outbox.deadline_of(deadline_timer, now)
+        if deadline is None or deadline.isoformat() != timer.data.get("deadline"):
+            # The deadline moved without anything public saying so: re-aim, do not post.
+            outbox.sync_reminders(sync, facts, pub, deadline_timer, now)
+            return
+        info = outbox.game_info(sync, facts, pub.language)
+        waiting = waiting_players(sync, game.id, info.roster, int(timer.data.get("since_step", 0)))
+        if not waiting:
+            return
+        channel = sync.get(ChannelRow, pub.reminder_channel_id) if pub.reminder_channel_id else None
+        mentions = channel is not None and channel.kind in outbox.MENTION_KINDS
+        draft = reminder_post(info, waiting, deadline, mentions)
+        channels = [channel.id] if channel is not None else None
+        outbox.create_post(sync, facts, pub, draft, now, review=False, channel_ids=channels)
+
+    await session.run_sync(remind)
+
+
+def waiting_players(
+    session: Session, game_id: str, roster: tuple[RosterEntry, ...], since_step: int
+) -> list[RosterEntry]:
+    """Who has neither ordered nor readied since step ``since_step`` (the phase opened).
+    A side acts as one (team battle): one member's order or "ready" counts for the side."""
+
+    def unit(player_id: str | None, side: str | None) -> tuple[str, str | None]:
+        return ("side", side) if side is not None else ("player", player_id)
+
+    done: set[tuple[str, str | None]] = set()
+    ordered = session.execute(
+        select(OrderRow.player_id, OrderRow.side).where(
+            OrderRow.game_id == game_id,
+            OrderRow.step_seq > since_step,
+            OrderRow.status != "withdrawn",
+        )
+    )
+    done.update(unit(p, s) for p, s in ordered)
+    readied = session.execute(
+        select(StepRow.actor_player_id, StepRow.actor_side).where(
+            StepRow.game_id == game_id, StepRow.seq > since_step, StepRow.kind == STEP_READY
+        )
+    )
+    done.update(unit(p, s) for p, s in readied)
+    return [p for p in roster if unit(p.id, p.side) not in done]
