@@ -93,7 +93,13 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, scheduler_enabled=False, admin_token=None)
+    return Settings(
+        database_url=database_url,
+        scheduler_enabled=False,
+        publish_worker_enabled=False,  # tests run the delivery worker's passes themselves
+        publish_allow_private_urls=True,  # channels point at local sinks
+        admin_token=None,
+    )
 
 
 @pytest_asyncio.fixture

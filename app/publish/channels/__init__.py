@@ -52,7 +52,9 @@ class Webhook:
         except httpx.HTTPError as error:
             raise RetryableError(str(error)) from None
         if response.status_code == 429 or response.status_code >= 500:
-            raise RetryableError(f"HTTP {response.status_code}")
+            hint = response.headers.get("retry-after")
+            after = float(hint) if hint and hint.isdigit() else None
+            raise RetryableError(f"HTTP {response.status_code}", retry_after=after)
         if response.status_code >= 400:
             raise FinalError(f"HTTP {response.status_code}")
         return Sent(None, None)
