@@ -77,6 +77,7 @@ class WebhookSink:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
+        answer: Any
         if scope["method"] == "POST" and scope["path"] == "/hook":
             headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
             status, answer = (
