@@ -41,6 +41,7 @@ class WebhookSink:
         self.secret = secret
         self.ids: Counter[str] = Counter()
         self.bodies: list[dict[str, Any]] = []
+        self.ids_of_post: dict[str, set[str]] = {}  # post id → the webhook-ids it came under
         self.bad_signatures = 0
         self.first_at: float | None = None
         self.last_at: float | None = None
@@ -51,6 +52,7 @@ class WebhookSink:
             "unique": len(self.ids),
             "duplicates": sum(n - 1 for n in self.ids.values() if n > 1),
             "bad_signatures": self.bad_signatures,
+            "posts_under_two_ids": sum(1 for ids in self.ids_of_post.values() if len(ids) > 1),
             "first_at": self.first_at,
             "last_at": self.last_at,
         }
@@ -65,6 +67,8 @@ class WebhookSink:
             return False
         self.ids[msg_id] += 1
         self.bodies.append(json.loads(body))
+        post_id = str(self.bodies[-1].get("post", {}).get("id"))
+        self.ids_of_post.setdefault(post_id, set()).add(msg_id)
         self.last_at = time.time()
         if self.first_at is None:
             self.first_at = self.last_at
