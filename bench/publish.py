@@ -178,8 +178,11 @@ DELIVERIES = (
 
 
 async def run_cohort(
-    url: str, prefix: str, count: int, deadline: datetime, sink: Sink, kill_halfway: bool
+    url: str, prefix: str, count: int, deadline: datetime, sink: Sink, kill_at: int | None
 ) -> Run:
+    """Run one cohort; with ``kill_at``, ``kill -9`` the delivery process once the receiver
+    has that many posts, and start it again."""
+    kill_halfway = kill_at is not None
     settings = Settings()
     delivery = spawn_delivery(url)
     schedulers = [
@@ -203,7 +206,7 @@ async def run_cohort(
                     resolved_at = elapsed
                     expected = await _count(conn, DELIVERIES, prefix)
                 stats = await sink.stats(http)
-                if kill_halfway and killed_at is None and stats["unique"] >= count // 2:
+                if kill_at is not None and killed_at is None and stats["unique"] >= kill_at:
                     delivery.send_signal(signal.SIGKILL)
                     delivery.wait(timeout=30)
                     killed_at = stats["unique"]
@@ -295,7 +298,7 @@ def main() -> None:
             took = asyncio.run(setup(url, args.games, sinks))
             print(f"set up 2 x {args.games} games with a webhook each in {took:.1f} s", flush=True)
             measured = asyncio.run(
-                run_cohort(url, "c1", args.games, START_1 + DEPLOYMENT, sinks[0], False)
+                run_cohort(url, "c1", args.games, START_1 + DEPLOYMENT, sinks[0], None)
             )
             print(f"  measured: {measured}", flush=True)
             bodies = asyncio.run(_bodies(sinks[0]))
