@@ -35,9 +35,6 @@ class Settings(BaseSettings):
         1.0, description="How often the delivery loop looks for due deliveries."
     )
     publish_worker_batch: int = Field(100, description="Most deliveries one pass sends at once.")
-    publish_http_timeout_seconds: float = Field(
-        10.0, description="Timeout of each request to a channel (connect, read, write)."
-    )
     publish_max_attempts: int = Field(
         8, description="Attempts before a delivery is marked failed (the director may retry)."
     )

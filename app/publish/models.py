@@ -39,9 +39,9 @@ class PublishingRow(Base):
 
 
 class ChannelRow(Base):
-    """Where a game's posts go. ``config`` holds the non-secret fields; the secret ones are
-    one Fernet token in ``secrets`` (never returned). A removed channel keeps its row so
-    the deliveries it made still name it."""
+    """Where a game's posts go. ``config`` is stored sealed: its secret fields encrypted
+    (``channels.seal_config``), never returned. A removed channel keeps its row so the
+    deliveries it made still name it."""
 
     __tablename__ = "channels"
 
@@ -51,7 +51,6 @@ class ChannelRow(Base):
     name: Mapped[str] = mapped_column(String(100))
     format: Mapped[str] = mapped_column(String(16))
     config: Mapped[dict[str, Any]]
-    secrets: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime]
     removed_at: Mapped[datetime | None]
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import base64
 
+from app.settings import Settings
 
-def encrypt(text: str) -> str:
+
+def encrypt(text: str, settings: Settings | None = None) -> str:
     return base64.urlsafe_b64encode(text.encode()).decode()
 
 
-def decrypt(token: str) -> str:
+def decrypt(token: str, settings: Settings | None = None) -> str:
     return base64.urlsafe_b64decode(token.encode()).decode()

@@ -6,19 +6,18 @@ and never commits. Every director action is audited.
 
 from __future__ import annotations
 
-import json
+import asyncio
 from datetime import datetime
 from typing import Any
 
-from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from app.errors import AppError, conflict, not_found
 from app.models import AuditRow, Game, OrderRow, PlayerRow, StepRow, Timer
-from app.publish import outbox, secrets
-from app.publish.channels import ADAPTERS, redact, validate_config
+from app.publish import outbox
+from app.publish.channels import ADAPTERS, open_config, redact, seal_config, validate_config
 from app.publish.models import ChannelRow, DeliveryRow, PostRow, PublishingRow
 from app.publish.render import FORMATS, RosterEntry, reminder_post
 from app.rules.base import STEP_READY
@@ -62,10 +61,7 @@ def delivery_json(delivery: DeliveryRow) -> dict[str, Any]:
 
 def channel_config(channel: ChannelRow) -> dict[str, Any]:
     """The channel's whole config, secrets decrypted: for sending only."""
-    config = dict(channel.config)
-    if channel.secrets:
-        config.update(json.loads(secrets.decrypt(channel.secrets)))
-    return config
+    return open_config(channel.kind, channel.config)
 
 
 def channel_json(channel: ChannelRow) -> dict[str, Any]:
@@ -74,7 +70,7 @@ def channel_json(channel: ChannelRow) -> dict[str, Any]:
         "kind": channel.kind,
         "name": channel.name,
         "format": channel.format,
-        "config": redact(channel.kind, channel_config(channel)),
+        "config": redact(channel.kind, channel.config),
         "created_at": channel.created_at.isoformat(),
     }
 
@@ -166,44 +162,15 @@ async def create_channel(
     now: datetime,
 ) -> dict[str, Any]:
     require_director(principal)
-    adapter = ADAPTERS.get(kind)
-    if adapter is None:
-        known = ", ".join(sorted(ADAPTERS))
-        raise AppError(
-            422,
-            "unknown_channel_kind",
-            f"未知的频道类型：{kind}（可用：{known}）。",
-            f"Unknown channel kind {kind!r} (known: {known}).",
-        )
-    try:
-        valid = validate_config(kind, config, allow_private_urls)
-    except ValidationError as error:
-        problems = [
-            f"config.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
-        ]
-        raise AppError(
-            422,
-            "invalid_channel_config",
-            "频道设置有误：" + "；".join(problems),
-            "Invalid channel config: " + "; ".join(problems),
-            extra={"errors": problems},
-        ) from None
-    except ValueError as error:
-        raise AppError(
-            422,
-            "invalid_channel_config",
-            f"频道设置有误：{error}",
-            f"Invalid channel config: {error}",
-        ) from None
-    hidden = {k: v for k, v in valid.items() if k in adapter.secret_fields and v is not None}
+    # Shape, then the private-address guard (which may look names up in DNS: off the loop).
+    valid = await asyncio.to_thread(validate_config, kind, config, allow_private_urls)
     channel = ChannelRow(
         id=new_id(),
         game_id=game.id,
         kind=kind,
         name=name,
-        format=fmt or adapter.default_format,
-        config={k: v for k, v in valid.items() if k not in hidden},
-        secrets=secrets.encrypt(json.dumps(hidden)) if hidden else None,
+        format=fmt or ADAPTERS[kind].default_format,
+        config=seal_config(kind, valid),
         created_at=now,
         removed_at=None,
     )

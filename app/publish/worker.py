@@ -24,7 +24,6 @@ The jitter comes from its own ``random.Random``, never from a game's RNG.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 from collections.abc import Mapping
@@ -38,8 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
 from app.clock import Clock
-from app.publish import secrets
-from app.publish.channels import ADAPTERS
+from app.publish.channels import ADAPTERS, make_http_client, seal_config
 from app.publish.channels.base import ChannelAdapter, FinalError, Outgoing, RetryableError, Sent
 from app.publish.models import ChannelRow, DeliveryRow, PostRow
 from app.publish.service import channel_config, post_json
@@ -57,7 +55,6 @@ class Claim:
     attempts: int
     kind: str
     config: dict[str, Any]
-    secret_fields: tuple[str, ...]
     message: Outgoing
 
 
@@ -103,10 +100,9 @@ class DeliveryWorker:
         return len(claims)
 
     def _client(self) -> httpx.AsyncClient:
-        return httpx.AsyncClient(
-            timeout=httpx.Timeout(self.settings.publish_http_timeout_seconds),
-            follow_redirects=False,
-        )
+        # One client for every send: timeouts, no redirects, no cookies, and (unless private
+        # URLs are allowed) the private-address guard on every request.
+        return make_http_client(self.settings.publish_allow_private_urls)
 
     async def claim(self, limit: int) -> list[Claim]:
         earlier = aliased(DeliveryRow)
@@ -151,7 +147,6 @@ class DeliveryWorker:
                 row.attempts += 1
                 row.next_attempt_at = lease
                 post, channel = posts[row.post_id], channels[row.channel_id]
-                adapter = self.adapters.get(channel.kind)
                 shown = {k: v for k, v in post_json(post, []).items() if k != "deliveries"}
                 message = Outgoing(
                     delivery_id=f"{post.id}.{channel.id}",
@@ -166,7 +161,6 @@ class DeliveryWorker:
                         attempts=row.attempts,
                         kind=channel.kind,
                         config=channel_config(channel),
-                        secret_fields=adapter.secret_fields if adapter else (),
                         message=message,
                     )
                 )
@@ -214,7 +208,7 @@ class DeliveryWorker:
                     row.sent_at = now
                     row.next_attempt_at = None
                     if result.sent.config_updates:
-                        await self._update_config(session, row.channel_id, result)
+                        await self._update_config(session, row.channel_id, result.sent)
                     continue
                 row.error = (result.error or "")[:MAX_ERROR_LENGTH]
                 if result.final or row.attempts >= self.settings.publish_max_attempts:
@@ -226,16 +220,12 @@ class DeliveryWorker:
                         seconds=self.backoff(row.attempts, result.retry_after)
                     )
 
-    async def _update_config(self, session: AsyncSession, channel_id: str, result: Result) -> None:
+    async def _update_config(self, session: AsyncSession, channel_id: str, sent: Sent) -> None:
+        """What the platform told the adapter to remember (e.g. the thread a first post
+        opened), stored sealed like the rest of the config."""
         channel = await session.get(ChannelRow, channel_id, with_for_update=True)
-        if channel is None:
-            return
-        updates = result.sent.config_updates if result.sent else {}
-        hidden = {k: v for k, v in updates.items() if k in result.claim.secret_fields}
-        channel.config = {**channel.config, **{k: v for k, v in updates.items() if k not in hidden}}
-        if hidden:
-            current = json.loads(secrets.decrypt(channel.secrets)) if channel.secrets else {}
-            channel.secrets = secrets.encrypt(json.dumps({**current, **hidden}))
+        if channel is not None:
+            channel.config = {**channel.config, **seal_config(channel.kind, sent.config_updates)}
 
     def backoff(self, attempts: int, retry_after: float | None) -> float:
         """Exponential backoff with jitter: half the doubled delay fixed, half random

@@ -2,7 +2,7 @@
 
 Revision ID: 0003
 Revises: 0001
-Create Date: 2026-11-30 12:32:37.383729
+Create Date: 2026-11-30 12:44:29.461298
 
 """
 
@@ -27,7 +27,6 @@ def upgrade() -> None:
         sa.Column("name", sa.String(length=100), nullable=False),
         sa.Column("format", sa.String(length=16), nullable=False),
         sa.Column("config", sa.JSON(), nullable=False),
-        sa.Column("secrets", sa.Text(), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("removed_at", sa.DateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(

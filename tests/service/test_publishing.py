@@ -212,7 +212,7 @@ async def test_channel_secrets_are_encrypted_and_never_returned(
         assert row is not None
         stored = (
             await session.execute(
-                text("SELECT config, secrets FROM channels WHERE id = :id"), {"id": row.id}
+                text("SELECT config FROM channels WHERE id = :id"), {"id": row.id}
             )
         ).one()
     assert WEBHOOK_SECRET.removeprefix("whsec_") not in str(tuple(stored))

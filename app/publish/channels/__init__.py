@@ -10,8 +10,10 @@ import time
 from typing import Any, ClassVar
 
 import httpx
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from app.errors import AppError
+from app.publish import secrets
 from app.publish.channels.base import ChannelAdapter, FinalError, Outgoing, RetryableError, Sent
 
 
@@ -76,9 +78,28 @@ ADAPTERS: dict[str, ChannelAdapter] = {"webhook": Webhook(), "manual": Manual()}
 
 
 def validate_config(kind: str, config: dict[str, Any], allow_private_urls: bool) -> dict[str, Any]:
-    return ADAPTERS[kind].config_model.model_validate(config).model_dump()
+    try:
+        return ADAPTERS[kind].config_model.model_validate(config).model_dump()
+    except ValidationError as error:
+        raise AppError(422, "bad_channel_config", str(error), str(error)) from None
 
 
 def redact(kind: str, config: dict[str, Any]) -> dict[str, Any]:
     secret = ADAPTERS[kind].secret_fields
     return {k: ("***" if k in secret else v) for k, v in config.items()}
+
+
+def seal_config(kind: str, config: dict[str, Any], settings: Any = None) -> dict[str, Any]:
+    hidden = ADAPTERS[kind].secret_fields
+    return {k: secrets.encrypt(v) if k in hidden else v for k, v in config.items()}
+
+
+def open_config(kind: str, config: dict[str, Any], settings: Any = None) -> dict[str, Any]:
+    hidden = ADAPTERS[kind].secret_fields
+    return {k: secrets.decrypt(v) if k in hidden else v for k, v in config.items()}
+
+
+def make_http_client(
+    allow_private_urls: bool, transport: httpx.AsyncBaseTransport | None = None
+) -> httpx.AsyncClient:
+    return httpx.AsyncClient(timeout=20.0, follow_redirects=False, transport=transport)
