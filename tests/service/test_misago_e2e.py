@@ -108,7 +108,7 @@ async def test_an_island_day_appears_in_a_misago_thread(
 ) -> None:
     clock.set(local(1, 8))
     game = await create_game(client, "island", quiet_overrides(), scenario=example_text())
-    for name in ("ann", "bob", "cat"):
+    for name in ("ann", "bob", "cat", "dan", "eve", "fay"):
         await game.add_player(name)
     await misago_channel(game, forum)
     clock.set(local(1, 9))
