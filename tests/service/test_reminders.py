@@ -107,3 +107,35 @@ async def test_reminders_can_be_turned_off_and_need_a_real_channel(
     problem(await game.put("/reminders", "b1", {"before_seconds": [60]}), 403, "forbidden")
     audit = ok(await game.get("/audit", "director"))
     assert [a["action"] for a in audit].count("set_reminders") == 2
+
+
+async def test_reminders_mention_players_where_the_forum_supports_it(
+    client: AsyncClient, clock: FakeClock
+) -> None:
+    game = await create_game(client, "team_battle", TB_SETTINGS)
+    for name, side in (("a1", "A"), ("b1", "B")):
+        body = {"name": name, "side": side, "forum_name": f"{name}_forum"}
+        game.players[name] = ok(await game.post("/players", "director", body), 201)
+    config = {
+        "base_url": "http://127.0.0.1:9",
+        "username": "bot",
+        "password": "secret",
+        "thread_id": 1,
+    }
+    forum = ok(
+        await game.post(
+            "/channels", "director", {"kind": "misago", "name": "forum", "config": config}
+        ),
+        201,
+    )
+    ok(
+        await game.put(
+            "/reminders", "director", {"before_seconds": [1800], "channel_id": forum["id"]}
+        )
+    )
+    await game.start()
+    await game.order("a1", DEPLOY)
+    await tick(client, clock, 1800)
+    (reminder,) = await reminders(game)
+    assert "@b1_forum" in reminder["bodies"]["markdown"]
+    assert "a1_forum" not in reminder["bodies"]["markdown"]

@@ -23,6 +23,27 @@ class WebhookConfig(BaseModel):
     secret: str
 
 
+class MisagoConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    base_url: str
+    username: str
+    password: str
+    thread_id: int | None = None
+    category_id: int | None = None
+
+
+class Misago:
+    kind: ClassVar[str] = "misago"
+    default_format: ClassVar[str] = "markdown"
+    config_model: ClassVar[type[BaseModel]] = MisagoConfig
+    secret_fields: ClassVar[tuple[str, ...]] = ("password",)
+
+    async def send(
+        self, message: Outgoing, config: dict[str, Any], http: httpx.AsyncClient
+    ) -> Sent:
+        raise RetryableError("the stand-in cannot post to Misago")
+
+
 class ManualConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -74,12 +95,12 @@ class Manual:
         raise FinalError("manual channels are never sent")
 
 
-ADAPTERS: dict[str, ChannelAdapter] = {"webhook": Webhook(), "manual": Manual()}
+ADAPTERS: dict[str, ChannelAdapter] = {"webhook": Webhook(), "misago": Misago(), "manual": Manual()}
 
 
 def validate_config(kind: str, config: dict[str, Any], allow_private_urls: bool) -> dict[str, Any]:
     try:
-        return ADAPTERS[kind].config_model.model_validate(config).model_dump()
+        return ADAPTERS[kind].config_model.model_validate(config).model_dump(exclude_none=True)
     except ValidationError as error:
         raise AppError(422, "bad_channel_config", str(error), str(error)) from None
 
