@@ -118,8 +118,12 @@ def test_is55_vision_manhattan_radius_with_terrain_and_item_bonus() -> None:
     assert len(g.view("p2")["visible_cells"]) == 5
     g.director("grant_item", player="p2", item="scope")
     assert len(g.view("p2")["visible_cells"]) == 13
-    with pytest.raises(RV) as e:
-        g.order("p1", {"type": "assassinate", "target": "p2", "path": ["right"]})
+    # p1 (vision 0) does not see p2 — but a "move + assassinate" into a cell out of sight
+    # is taken without telling whether p2 is there (IS-22).
+    out = g.order("p1", {"type": "assassinate", "target": "p2", "path": ["right"]})
+    assert out.reply["result"] == {"pending": True, "debt": 0}
+    with pytest.raises(RV) as e:  # p1's own cell is in sight: p2 is not there
+        g.order("p1", {"type": "assassinate", "target": "p2"})
     assert e.value.status == 404 and e.value.code == "not_found"
 
 
