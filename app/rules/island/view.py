@@ -206,7 +206,7 @@ def _director_view(state: JSON) -> JSON:
     out = _base(state)
     # The time of the last step changes with every hidden order, so only the director
     # sees it: in a player's or the public view it would reveal that someone acted, and
-    # when (DESIGN: nothing leaks "through any endpoint, error message, timing or count").
+    # when (README "Secrets hold": nothing leaks through any endpoint, error, timing or count).
     out["as_of"] = state.get("as_of")
     out["local_time"] = _local(state, settings_of(state))
     players = {}

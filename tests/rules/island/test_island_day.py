@@ -72,7 +72,7 @@ def test_start_schedules_midnight_and_remaining_monster_checks() -> None:
     ],
 )
 def test_midnight_is_dst_correct(tz: str, day: date, expected_utc: datetime) -> None:
-    """IS-40 / DESIGN: 24:00 in the game's zone via zoneinfo, across DST changes."""
+    """IS-40 / IS-3: 24:00 in the game's zone via zoneinfo, across DST changes."""
     from app.rules.island.core import midnight_after
 
     assert midnight_after(settings(timezone=tz), day) == expected_utc

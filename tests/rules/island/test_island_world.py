@@ -128,7 +128,7 @@ def test_is55_vision_manhattan_radius_with_terrain_and_item_bonus() -> None:
 
 
 def test_player_view_never_leaks_others_stamina_hidden_moves_or_orders() -> None:
-    """IS-1 / DESIGN: a player never learns another's stamina, hidden order, or assassination."""
+    """IS-1 / IS-55: a player never learns another's stamina, hidden order, or assassination."""
     g = Game(settings(base_vision=2, start_positions={"1": [1, 1], "2": [1, 1], "3": [1, 1]}), n=3)
     g.start()
     g.order("p2", {"type": "assassinate", "target": "p3"}, oid="secret-a")
