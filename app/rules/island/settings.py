@@ -1,8 +1,9 @@
 """Island settings: the scenario (map, monsters, items, stories) and every rule default.
 
 Every "Default" of the rules is a named field whose description cites its rule ID
-(``docs/rules/island.md`` explains each rule and the readings that are not settings). Coordinates are 1-based ``[x, y]`` as in the rules text: x grows to the right,
-y grows downwards ("up" is y - 1).
+(``docs/rules/island.md`` explains each rule and the readings that are not settings).
+Coordinates are 1-based ``[x, y]`` as in the rules text: x grows to the right, y grows
+downwards ("up" is y - 1).
 """
 
 from __future__ import annotations

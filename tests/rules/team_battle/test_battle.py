@@ -230,13 +230,14 @@ def test_tb47_surprise_costs_two_once_per_game() -> None:
 
 
 def test_tb48_feigned_defeat_full_sequence() -> None:
-    """TB-48 end to end: shown as Retreat, pursued, judged troops doubled."""
+    """TB-48 end to end: shown as Retreat, pursued, judged troops doubled — it has then
+    taken effect as itself, so it is revealed (TB-6)."""
     game = battle_game()
     game.order("B", {"type": "battle_rest"})
     game.finish_round()
     game.ready_all()  # round 2 command
     # A 7 vs B 6 at slot 2 (after round 1's low dice); B feigns defeat there.
-    game.order("B", {"type": "feigned_defeat", "slot": 2})
+    order_id = game.order("B", {"type": "feigned_defeat", "slot": 2})
     game.ready_all()
     assert game.state["phase"] == "response"
     (shown,) = [o for o in game.view(viewer("A"))["announced"] if o["round"] == 2]
@@ -246,6 +247,10 @@ def test_tb48_feigned_defeat_full_sequence() -> None:
     game.ready("A")
     (hit,) = [e for e in game.events_of("damage") if e["slot"] == 2 and e["judged"] == [10, 7]]
     assert hit["side"] == "B" and hit["band"] == [1, 3]  # B's 5 judged as 10
+    (revealed,) = game.events_of("order_revealed")
+    assert (revealed["order_id"], revealed["type"]) == (order_id, "feigned_defeat")
+    (shown,) = [o for o in game.view(PUBLIC_VIEWER)["announced"] if o["id"] == order_id]
+    assert shown["type"] == "feigned_defeat"
 
 
 def _disguise_twin(order_type: str) -> Game:
@@ -277,26 +282,6 @@ def test_tb48_feigned_defeat_is_a_retreat_to_everyone_else_until_pursued() -> No
         assert feigned.view(who) == retreat.view(who)
     # Its own side knows; once the game is over everybody does (TB-6 Default).
     assert "feigned_defeat" in json.dumps(feigned.view(viewer("B"))["announced"])
-
-
-def test_tb48_pursuit_reveals_the_feigned_defeat() -> None:
-    """TB-48: If the opponent answers it with Pursuit, the no-damage effect is cancelled for
-    both, and your unit's judged troops are doubled — it has taken effect as itself, so it
-    is revealed (TB-6)."""
-    game = Game(dice="low")
-    game.deploy()
-    game.ready_all()
-    game.order("B", {"type": "battle_rest"})
-    game.finish_round()
-    game.ready_all()
-    order_id = game.order("B", {"type": "feigned_defeat", "slot": 2})
-    game.ready_all()
-    game.order("A", {"type": "pursuit", "slot": 2})
-    game.ready("A")
-    (revealed,) = game.events_of("order_revealed")
-    assert (revealed["order_id"], revealed["type"]) == (order_id, "feigned_defeat")
-    (shown,) = [o for o in game.view(PUBLIC_VIEWER)["announced"] if o["id"] == order_id]
-    assert shown["type"] == "feigned_defeat"
 
 
 def test_tb49_first_strike_through_the_engine() -> None:
