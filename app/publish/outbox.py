@@ -365,7 +365,8 @@ def track_phase(
     if phase != pub.phase:
         pub.phase = phase
         pub.phase_step_seq = facts.step_seq
-    sync_reminders(session, facts, pub, timer, now)
+    if pub.reminder_seconds:  # turning reminders off ends their timers then and there
+        sync_reminders(session, facts, pub, timer, now)
 
 
 def sync_reminders(
