@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import event, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session, SessionTransaction
 
-from app.models import EVENTS, GAMES, PlayerRow, Timer
+from app.models import EVENTS, GAMES, TIMERS, PlayerRow, Timer
 from app.publish import render
 from app.publish.models import ChannelRow, DeliveryRow, PostRow, PublishingRow
 from app.rules.base import AUDIENCE_PUBLIC
@@ -100,7 +100,28 @@ class GameFacts:
         return self.status == "paused"
 
 
-def game_facts(session: Session, game_id: str) -> GameFacts:
+@dataclass(frozen=True)
+class Deadline:
+    """The game's pending deadline timer (phase close, 24:00)."""
+
+    kind: str
+    key: str
+    data: dict[str, Any]
+    due_at: datetime | None  # None while the game is paused
+    remaining_seconds: float | None
+
+    @property
+    def phase(self) -> dict[str, Any]:
+        """What identifies the phase it closes."""
+        return {"kind": self.kind, "key": self.key, "data": self.data}
+
+
+def load_context(
+    session: Session, game_id: str, now: datetime, events_before: int | None = None
+) -> tuple[GameFacts, PublishingRow, Deadline | None]:
+    """The game's facts, its publishing row (made on first use: see ``publishing_row``)
+    and its deadline, in one round trip: this runs inside every step with a public event."""
+    deadline = TIMERS.alias("deadline")
     row = session.execute(
         select(
             GAMES.c.id,
@@ -111,28 +132,53 @@ def game_facts(session: Session, game_id: str) -> GameFacts:
             GAMES.c.seed_commitment,
             GAMES.c.status,
             GAMES.c.step_seq,
-        ).where(GAMES.c.id == game_id)
+            PublishingRow,
+            deadline.c.kind,
+            deadline.c.key,
+            deadline.c.data,
+            deadline.c.due_at,
+            deadline.c.remaining_seconds,
+        )
+        .select_from(GAMES)
+        .outerjoin(PublishingRow, PublishingRow.game_id == GAMES.c.id)
+        .outerjoin(
+            deadline,
+            (deadline.c.game_id == GAMES.c.id)
+            & deadline.c.done_at.is_(None)
+            & deadline.c.kind.in_(game_steps.DEADLINE_TIMER_KINDS),
+        )
+        .where(GAMES.c.id == game_id)
+        .order_by(deadline.c.id)
+        .limit(1)
     ).one()
-    return GameFacts(*row)
+    facts = GameFacts(*row[:8])
+    pub = row[8] if row[8] is not None else publishing_row(session, game_id, now, events_before)
+    found = None if row[9] is None else Deadline(*row[9:])
+    return facts, pub, found
 
 
-def publishing_row(session: Session, game_id: str, now: datetime) -> PublishingRow:
+def publishing_row(
+    session: Session, game_id: str, now: datetime, events_before: int | None = None
+) -> PublishingRow:
     """The game's publishing row, made with the defaults on first use. Its public event
-    counter starts from the public events already in the log."""
+    counter starts from the public events already in the log (before ``events_before``:
+    the ones this transaction wrote are about to be counted by the caller)."""
     row = session.get(PublishingRow, game_id)
     if row is not None:
         return row
-    audiences = session.execute(
-        select(EVENTS.c.audience).where(EVENTS.c.game_id == game_id)
-    ).scalars()
+    query = select(EVENTS.c.audience).where(EVENTS.c.game_id == game_id)
+    if events_before is not None:
+        query = query.where(EVENTS.c.seq < events_before)
+    audiences = session.execute(query).scalars()
     public = sum(1 for audience in audiences if AUDIENCE_PUBLIC in audience)
+    posts = session.scalar(select(func.max(PostRow.seq)).where(PostRow.game_id == game_id))
     row = PublishingRow(
         game_id=game_id,
         review="never",
         auto_publish_after_seconds=None,
         language="zh",
         public_event_seq=public,
-        post_seq=0,
+        post_seq=posts or 0,
         reminder_seconds=[],
         reminder_channel_id=None,
         updated_at=now,
@@ -160,21 +206,7 @@ def game_info(session: Session, facts: GameFacts, language: str) -> render.GameI
     )
 
 
-def deadline_timer(session: Session, game_id: str) -> Timer | None:
-    """The game's pending deadline (phase close, 24:00), if any."""
-    return session.scalars(
-        select(Timer)
-        .where(
-            Timer.game_id == game_id,
-            Timer.done_at.is_(None),
-            Timer.kind.in_(game_steps.DEADLINE_TIMER_KINDS),
-        )
-        .order_by(Timer.id)
-        .limit(1)
-    ).first()
-
-
-def deadline_of(timer: Timer | None, now: datetime) -> datetime | None:
+def deadline_of(timer: Deadline | None, now: datetime) -> datetime | None:
     """When the deadline falls; while paused, when it would fall if resumed now."""
     if timer is None:
         return None
@@ -201,14 +233,12 @@ def publish_events(session: Session, game_id: str, first_seq: int) -> list[PostR
     if not public:
         return []
     now = public[-1].at
-    pub = publishing_row(session, game_id, now)
+    facts, pub, timer = load_context(session, game_id, now, events_before=first_seq)
     events = [
         render.PublicEvent(seq=pub.public_event_seq + i, at=r.at, kind=r.kind, data=r.data)
         for i, r in enumerate(public, start=1)
     ]
     pub.public_event_seq += len(events)
-    facts = game_facts(session, game_id)
-    timer = deadline_timer(session, game_id)
     info = game_info(session, facts, pub.language)
     try:
         drafts = render.posts_for_events(info, events, deadline_of(timer, now))
@@ -356,12 +386,12 @@ def sync_auto_publish(
 
 
 def track_phase(
-    session: Session, facts: GameFacts, pub: PublishingRow, timer: Timer | None, now: datetime
+    session: Session, facts: GameFacts, pub: PublishingRow, timer: Deadline | None, now: datetime
 ) -> None:
     """Remember when the current phase opened, and re-aim the reminders. Called after
     anything public happened (a phase opened, a deadline moved, a pause or resume), which
     is every way a deadline changes."""
-    phase = None if timer is None else {"kind": timer.kind, "key": timer.key, "data": timer.data}
+    phase = None if timer is None else timer.phase
     if phase != pub.phase:
         pub.phase = phase
         pub.phase_step_seq = facts.step_seq
@@ -370,7 +400,7 @@ def track_phase(
 
 
 def sync_reminders(
-    session: Session, facts: GameFacts, pub: PublishingRow, timer: Timer | None, now: datetime
+    session: Session, facts: GameFacts, pub: PublishingRow, timer: Deadline | None, now: datetime
 ) -> None:
     """One reminder timer per configured offset, due that long before the current deadline.
     Its data names the deadline and the step its phase opened at; an unchanged reminder is

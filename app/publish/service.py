@@ -114,7 +114,7 @@ async def set_publishing(
     if "auto_publish_after_seconds" in changes or "review" in changes:
 
         def resync(sync: Session) -> None:
-            outbox.sync_auto_publish(sync, outbox.game_facts(sync, game.id), pub, now)
+            outbox.sync_auto_publish(sync, outbox.load_context(sync, game.id, now)[0], pub, now)
 
         await session.run_sync(resync)
     audit(session, game, principal, "set_publishing", changes, now)
@@ -138,8 +138,8 @@ async def set_reminders(
     pub.updated_at = now
 
     def resync(sync: Session) -> None:
-        facts = outbox.game_facts(sync, game.id)
-        outbox.sync_reminders(sync, facts, pub, outbox.deadline_timer(sync, game.id), now)
+        facts, _, deadline = outbox.load_context(sync, game.id, now)
+        outbox.sync_reminders(sync, facts, pub, deadline, now)
 
     await session.run_sync(resync)
     payload = {"before_seconds": pub.reminder_seconds, "channel_id": channel_id}
@@ -472,9 +472,7 @@ async def _auto_publish(session: AsyncSession, game: Game, post_id: str, now: da
 
 async def _remind(session: AsyncSession, game: Game, timer: Timer, now: datetime) -> None:
     def remind(sync: Session) -> None:
-        facts = outbox.game_facts(sync, game.id)
-        pub = outbox.publishing_row(sync, game.id, now)
-        deadline_timer = outbox.deadline_timer(sync, game.id)
+        facts, pub, deadline_timer = outbox.load_context(sync, game.id, now)
         deadline = outbox.deadline_of(deadline_timer, now)
         if deadline is None or deadline.isoformat() != timer.data.get("deadline"):
             # The deadline moved without anything public saying so: re-aim, do not post.

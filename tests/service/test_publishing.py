@@ -306,3 +306,35 @@ def _seconds(n: int) -> Any:
 async def _post_count(sessionmaker: async_sessionmaker[AsyncSession]) -> int:
     async with sessionmaker() as session:
         return int(await session.scalar(select(func.count()).select_from(PostRow)) or 0)
+
+
+async def test_the_renderer_gets_exactly_the_public_events_with_their_public_numbers(
+    client: AsyncClient,
+    monkeypatch: pytest.MonkeyPatch,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    """Posts are built from what the public may see, numbered as GET /events numbers it for
+    the public: never a hidden event, never a count that betrays one — also for a game
+    that was already running before publishing existed (no publishing row yet)."""
+    from app.publish import outbox, render
+
+    seen: list[render.PublicEvent] = []
+    real = render.posts_for_events
+
+    def spy(game: Any, events: Any, deadline: Any) -> Any:
+        seen.extend(events)
+        return real(game, events, deadline)
+
+    monkeypatch.setattr(outbox.render, "posts_for_events", spy)
+    game = await team_battle(client)
+    await game.order("a1", DEPLOY_A)  # hidden: side A only
+    await game.order("b1", DEPLOY_B)
+    ok(await game.post("/pause", "director"))
+    async with sessionmaker() as session, session.begin():
+        await session.execute(text("DELETE FROM publishing"))
+    ok(await game.post("/resume", "director"))
+    ok(await game.post("/advance", "director"))
+    public = await game.events(None)
+    assert [(e.seq, e.kind, e.data) for e in seen] == [
+        (e["seq"], e["kind"], e["data"]) for e in public
+    ]
