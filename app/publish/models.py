@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.models import Base
 
@@ -101,3 +101,6 @@ class DeliveryRow(Base):
     error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime]
     sent_at: Mapped[datetime | None]
+    # Never loaded (lazy="raise"): declared so that one flush inserts a post before the
+    # deliveries that name it.
+    post: Mapped[PostRow] = relationship(lazy="raise")

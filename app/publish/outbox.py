@@ -238,7 +238,6 @@ def publish_events(session: Session, game_id: str, first_seq: int) -> list[PostR
         render.PublicEvent(seq=pub.public_event_seq + i, at=r.at, kind=r.kind, data=r.data)
         for i, r in enumerate(public, start=1)
     ]
-    pub.public_event_seq += len(events)
     info = game_info(session, facts, pub.language)
     try:
         drafts = render.posts_for_events(info, events, deadline_of(timer, now))
@@ -247,9 +246,12 @@ def publish_events(session: Session, game_id: str, first_seq: int) -> list[PostR
         # retried forever): the step commits without its posts, and the log says why.
         log.exception("rendering the posts of game %s (events %s…) failed", game_id, first_seq)
         drafts = []
+    channels = active_channels(session, game_id) if drafts else []
+    # Reads above, writes below: the changes go out in one flush at commit.
+    pub.public_event_seq += len(events)
     step_seq = next((r.step_seq for r in reversed(public) if r.step_seq is not None), None)
     posts = [
-        create_post(session, facts, pub, draft, now, step_seq=step_seq, event_seq=events[-1].seq)
+        create_post(session, facts, pub, draft, now, step_seq, events[-1].seq, channels=channels)
         for draft in drafts
     ]
     track_phase(session, facts, pub, timer, now)
@@ -270,6 +272,7 @@ def create_post(
     event_seq: int | None = None,
     review: bool = True,
     channel_ids: list[str] | None = None,
+    channels: list[ChannelRow] | None = None,
 ) -> PostRow:
     """A new post; published at once (deliveries made) unless the game reviews posts."""
     pub.post_seq += 1
@@ -294,22 +297,32 @@ def create_post(
             post.publish_at = now + timedelta(seconds=pub.auto_publish_after_seconds)
             set_timer(session, facts, AUTO_PUBLISH, post.id, post.publish_at, {}, now)
     else:
-        publish_post(session, post, now, channel_ids)
+        publish_post(session, post, now, channel_ids, channels)
     return post
 
 
+def active_channels(session: Session, game_id: str) -> list[ChannelRow]:
+    """The game's channels, in the order they were added."""
+    query = select(ChannelRow).where(ChannelRow.game_id == game_id, ChannelRow.removed_at.is_(None))
+    return list(session.scalars(query.order_by(ChannelRow.created_at, ChannelRow.id)))
+
+
 def publish_post(
-    session: Session, post: PostRow, now: datetime, channel_ids: list[str] | None = None
+    session: Session,
+    post: PostRow,
+    now: datetime,
+    channel_ids: list[str] | None = None,
+    channels: list[ChannelRow] | None = None,
 ) -> list[DeliveryRow]:
-    """Mark a post published and queue it on the game's channels (or on ``channel_ids``)."""
+    """Mark a post published and queue it on the game's channels (``channels`` when the
+    caller has them), or on those of them in ``channel_ids``."""
     post.status = "published"
     post.published_at = now
     post.publish_at = now
-    query = select(ChannelRow).where(
-        ChannelRow.game_id == post.game_id, ChannelRow.removed_at.is_(None)
-    )
+    if channels is None:
+        channels = active_channels(session, post.game_id)
     if channel_ids is not None:
-        query = query.where(ChannelRow.id.in_(channel_ids))
+        channels = [c for c in channels if c.id in channel_ids]
     deliveries = [
         DeliveryRow(
             post_id=post.id,
@@ -320,7 +333,7 @@ def publish_post(
             next_attempt_at=now,
             created_at=now,
         )
-        for channel in session.scalars(query.order_by(ChannelRow.created_at, ChannelRow.id))
+        for channel in channels
     ]
     session.add_all(deliveries)
     return deliveries
