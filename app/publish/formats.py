@@ -109,7 +109,10 @@ class BBCode(Format):
         return Markup("[font=monospace]") + self.esc(value) + Markup("[/font]")
 
     def block(self, value: Any) -> Markup:
-        return Markup("[code]") + self.esc(value) + Markup("[/code]")
+        # Tags are not read inside [code], and what is there is meant to be copied (a
+        # command, the orders a receipt hashes): only a closing tag needs breaking.
+        text = plain(value).replace("[/code", "[" + ZWSP + "/code")
+        return Markup("[code]") + Markup(text) + Markup("[/code]")
 
     def link(self, url: str, label: Any = None) -> Markup:
         if label is None:
@@ -196,6 +199,9 @@ class Text(Format):
     """Plain text (QQ groups, Telegram, Discord): no markup, columns aligned by width."""
 
     name, ext = "text", "txt"
+
+    def block(self, value: Any) -> Markup:
+        return Markup(plain(value))  # meant to be copied exactly
 
     def _escape(self, text: str) -> str:
         # No markup to break; only a mention could reach further than the text itself.

@@ -107,7 +107,16 @@ def group_events(events: Sequence[PublicEvent]) -> list[Group]:
                 finished = group
         elif kind in CONTEXT or kind in TB_ROUND_LOG:
             waiting.append(e)
-        elif kind in RECEIPTS:
+        elif kind == "orders_sealed":
+            # Sealed at the close, so read before what the close revealed or opened.
+            closing = [
+                i
+                for i, g in enumerate(groups)
+                if any(x.kind in ("phase_closed", "day_report") for x in g.events)
+            ]
+            at = closing[-1] if closing else len(groups)
+            groups.insert(at, Group("receipts", [e]))
+        elif kind == "receipts_opened":
             last = groups[-1] if groups else None
             if last is not None and last.kind == "receipts" and previous in RECEIPTS:
                 last.events.append(e)
