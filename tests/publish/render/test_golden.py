@@ -57,9 +57,7 @@ def test_posts_match_their_golden_files(scenario: str) -> None:
 def test_every_post_kind_has_golden_files_in_every_format() -> None:
     """Each post kind × format is covered by at least one golden file, in both languages."""
     for language in ("zh", "en"):
-        names = {
-            p.name for s in SCENARIOS if s.endswith(language) for p in (GOLDEN / s).iterdir()
-        }
+        names = {p.name for s in SCENARIOS if s.endswith(language) for p in (GOLDEN / s).iterdir()}
         for kind in POST_KINDS:
             for ext in ("bbcode", "md", "txt"):
                 assert any(n.endswith(f"-{kind}.{ext}") for n in names), (language, kind, ext)
