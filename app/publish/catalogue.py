@@ -168,9 +168,9 @@ PHRASES: dict[str, tuple[str, str]] = {
         "{side} did not deploy in time: {rule} (TB-10).",
     ),
     "tb.head.troops": ("【各格兵力】", "Troops per slot"),
-    "tb.col.before_after": ("{side} 前→后", "{side} before→after"),
-    "tb.col.damage_to": ("{side}受伤", "Damage to {side}"),
-    "tb.col.penetration": ("{side}穿透", "{side} penetration"),
+    "tb.col.before_after": ("{side}兵力", "{side} troops"),
+    "tb.col.damage": ("受伤 A/B", "Damage A/B"),
+    "tb.col.penetration": ("穿透 A/B", "Penetr. A/B"),
     "tb.troops_change": ("{before}→{after}", "{before}→{after}"),
     "tb.annihilated_mark": ("{n}（全灭）", "{n} (wiped out)"),
     "tb.totals": (

@@ -326,8 +326,8 @@ def round_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     after: dict[str, list[int]] = end["slots"]
     before: dict[str, list[int]] = start.get("slots") or after
     n = len(after["A"])
-    dealt = {s: [0] * n for s in SIDES}  # damage received per side and slot
-    pen = {s: [0.0] * n for s in SIDES}
+    dealt: dict[str, list[Any]] = {s: [0] * n for s in SIDES}  # damage taken per side, slot
+    pen: dict[str, list[Any]] = {s: [0.0] * n for s in SIDES}
     wiped = {s: [False] * n for s in SIDES}
     for e in group.events:
         d = e.data
@@ -338,14 +338,14 @@ def round_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
             pen[d["side"]][d["slot"] - 1] += d["penetration"]
         elif e.kind == "annihilated":
             wiped[d["side"]][d["slot"] - 1] = True
+    # Five columns, so the table still fits a phone: each side's troops, then who took how
+    # much damage and who penetrated how far, "A / B".
     headers = [
         ctx.t("col.slot"),
         ctx.t("tb.col.before_after", side=ctx.side("A")),
         ctx.t("tb.col.before_after", side=ctx.side("B")),
-        ctx.t("tb.col.damage_to", side=ctx.side("A")),
-        ctx.t("tb.col.damage_to", side=ctx.side("B")),
-        ctx.t("tb.col.penetration", side=ctx.side("A")),
-        ctx.t("tb.col.penetration", side=ctx.side("B")),
+        ctx.t("tb.col.damage"),
+        ctx.t("tb.col.penetration"),
     ]
     rows = []
     for i in range(n):
@@ -358,20 +358,11 @@ def round_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
                 return ctx.fmt.color(text, "red")
             return text
 
-        def number(value: float) -> Any:
-            return plain(value) if value else ctx.t("dash")
+        def pair(values: dict[str, list[Any]], i: int = i) -> Markup:
+            shown = [plain(values[s][i]) if values[s][i] else ctx.t("dash") for s in SIDES]
+            return ctx.fmt.join(shown, " / ")
 
-        rows.append(
-            [
-                i + 1,
-                change("A"),
-                change("B"),
-                number(dealt["A"][i]),
-                number(dealt["B"][i]),
-                number(pen["A"][i]),
-                number(pen["B"][i]),
-            ]
-        )
+        rows.append([i + 1, change("A"), change("B"), pair(dealt), pair(pen)])
     totals = ctx.t(
         "tb.totals",
         a_before=sum(before["A"]),
