@@ -329,7 +329,7 @@ def tally_post(
             row: list[Any] = [ctx.fmt.esc(who.forum_name or who.name)]
             if team:
                 row.append(ctx.side(who.side) if who.side else ctx.t("dash"))
-            row += [ctx.t("check" if ordered else "dash"), ctx.t("check" if ready else "dash")]
+            row += [ctx.t("check" if ordered else "cross"), ctx.t("check" if ready else "cross")]
             table.append(row)
         lines = [ctx.t("tally.intro")]
         section = Section(lines=lines, table=(headers, table))

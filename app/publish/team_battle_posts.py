@@ -465,8 +465,7 @@ def game_finished(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
             key = f"tb.status.{status}"
             rows.append(
                 [
-                    o["round"],
-                    phase_name(ctx, o["phase"]),
+                    f"{o['round']}·{phase_name(ctx, o['phase'])}",
                     ctx.side(o["side"]),
                     order_text(ctx, o["type"], o["body"]),
                     ctx.t(key)
@@ -475,8 +474,7 @@ def game_finished(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
                 ]
             )
         headers = [
-            ctx.t("col.round"),
-            ctx.t("col.phase"),
+            ctx.t("col.round_phase"),
             ctx.t("col.side"),
             ctx.t("col.order"),
             ctx.t("col.status"),
