@@ -78,7 +78,9 @@ def main() -> None:
             continue
         out = args.out / folder.name
         out.mkdir(parents=True, exist_ok=True)
-        stems = sorted({p.stem for p in folder.iterdir() if p.suffix[1:] in EXTS and p.stem[0].isdigit()})
+        stems = sorted(
+            {p.stem for p in folder.iterdir() if p.suffix[1:] in EXTS and p.stem[0].isdigit()}
+        )
         for stem in stems:
             rendered = []
             for ext, fmt in EXTS.items():
