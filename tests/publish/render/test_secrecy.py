@@ -75,8 +75,9 @@ def test_hidden_orders_change_no_post_before_the_round_is_resolved(choice: int) 
 
 @settings(max_examples=6, deadline=None)
 @given(
-    st.lists(st.integers(min_value=1, max_value=10), min_size=5, max_size=5).filter(
-        lambda t: sum(t) == 30
+    # Four cut points split 30 troops into five slots of at least one (TB-10).
+    st.lists(st.integers(min_value=1, max_value=29), min_size=4, max_size=4, unique=True).map(
+        lambda cuts: [b - a for a, b in zip([0, *sorted(cuts)], [*sorted(cuts), 30], strict=True)]
     )
 )
 def test_a_deployment_changes_no_post_until_deployments_are_revealed(troops: list[int]) -> None:
