@@ -108,14 +108,22 @@ def _post(
     kind: str,
     build: Callable[[Ctx], tuple[str, list[Section]]],
     footer: Callable[[Ctx], Markup],
-) -> PostDraft:
+) -> PostDraft | None:
+    """The post in every format, or None when its events left nothing to say."""
     bodies: dict[str, str] = {}
     title = ""
     for name in FORMATS:
         ctx = Ctx(game, FORMATTERS[name])
         title, sections = build(ctx)
+        if not any(s.lines or s.items or s.table or s.quote or s.code for s in sections):
+            return None
         bodies[name] = _render(kind, ctx.fmt, title, sections, footer(ctx))
     return PostDraft(kind=kind, title=title, bodies=bodies)
+
+
+def _always(post: PostDraft | None) -> PostDraft:
+    assert post is not None, "reminders and tallies always have something to say"
+    return post
 
 
 def posts_for_events(
@@ -123,7 +131,7 @@ def posts_for_events(
 ) -> list[PostDraft]:
     """The posts that the public events of ONE step (or one service action) call for, in
     order. ``deadline`` is the game's current deadline after that step (for phase_opened)."""
-    posts = []
+    posts: list[PostDraft] = []
     for group in group_events(events):
 
         def build(ctx: Ctx, group: Group = group) -> tuple[str, list[Section]]:
@@ -132,7 +140,9 @@ def posts_for_events(
         def footer(ctx: Ctx, group: Group = group) -> Markup:
             return ctx.footer(group.events)
 
-        posts.append(_post(game, group.kind, build, footer))
+        post = _post(game, group.kind, build, footer)
+        if post is not None:
+            posts.append(post)
     return posts
 
 
@@ -308,7 +318,7 @@ def reminder_post(
         )
         return ctx.raw("title.reminder", title=game.title), [section]
 
-    return _post(game, "reminder", build, lambda ctx: ctx.t("footer.none"))
+    return _always(_post(game, "reminder", build, lambda ctx: ctx.t("footer.none")))
 
 
 def tally_post(
@@ -340,7 +350,7 @@ def tally_post(
             )
         return ctx.raw("title.tally", title=game.title), [section, *extra]
 
-    return _post(game, "tally", build, lambda ctx: ctx.t("footer.none"))
+    return _always(_post(game, "tally", build, lambda ctx: ctx.t("footer.none")))
 
 
 def dump(post: PostDraft) -> str:

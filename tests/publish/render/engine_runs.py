@@ -358,6 +358,11 @@ def island_day(
     run.service("paused", {})
     run.advance(hours=1)
     run.service("resumed", {})
+    later = (run.deadline or run.now) + timedelta(hours=1)
+    run.service(
+        "deadline_extended",
+        {"kind": "midnight", "key": "midnight", "seconds": 3600, "deadline": later.isoformat()},
+    )
     run.advance(hours=2)
     run.step("director", DIRECTOR, {"action": "end_game"})
     return run
