@@ -27,11 +27,20 @@ def call(base: str, method: str, path: str, token: str | None = None, body: Any 
 
 
 def main(base: str, admin_token: str | None) -> None:
-    game = call(base, "POST", "/games", admin_token,
-                {"ruleset": "team_battle", "title": "容器测试", "settings": {"troops": {"A": 10, "B": 10}}})
+    game = call(
+        base,
+        "POST",
+        "/games",
+        admin_token,
+        {"ruleset": "team_battle", "title": "容器测试", "settings": {"troops": {"A": 10, "B": 10}}},
+    )
     gid, director = game["id"], game["director_token"]
-    a = call(base, "POST", f"/games/{gid}/players", director, {"name": "曹操", "side": "A"})["token"]
-    b = call(base, "POST", f"/games/{gid}/players", director, {"name": "周瑜", "side": "B"})["token"]
+    a = call(base, "POST", f"/games/{gid}/players", director, {"name": "曹操", "side": "A"})[
+        "token"
+    ]
+    b = call(base, "POST", f"/games/{gid}/players", director, {"name": "周瑜", "side": "B"})[
+        "token"
+    ]
     call(base, "POST", f"/games/{gid}/start", director)
     call(base, "POST", f"/games/{gid}/orders", a, {"type": "deploy", "troops": [2, 2, 2, 2, 2]})
     call(base, "POST", f"/games/{gid}/orders", b, {"type": "deploy", "troops": [1, 1, 1, 1, 6]})
@@ -47,7 +56,9 @@ def main(base: str, admin_token: str | None) -> None:
     verified = call(base, "GET", f"/games/{gid}/verify")
     if not verified["ok"]:
         raise SystemExit(f"verify failed: {verified}")
-    print(f"played game {gid} to the end: winner {view['winner']}, {verified['steps']} steps verified")
+    print(
+        f"played game {gid} to the end: winner {view['winner']}, {verified['steps']} steps verified"
+    )
 
 
 if __name__ == "__main__":
