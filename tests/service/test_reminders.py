@@ -114,7 +114,7 @@ async def test_reminders_mention_players_where_the_forum_supports_it(
 ) -> None:
     game = await create_game(client, "team_battle", TB_SETTINGS)
     for name, side in (("a1", "A"), ("b1", "B")):
-        body = {"name": name, "side": side, "forum_name": f"{name}_forum"}
+        body = {"name": name, "side": side, "forum_name": f"{name}forum"}
         game.players[name] = ok(await game.post("/players", "director", body), 201)
     config = {
         "base_url": "http://127.0.0.1:9",
@@ -137,5 +137,6 @@ async def test_reminders_mention_players_where_the_forum_supports_it(
     await game.order("a1", DEPLOY)
     await tick(client, clock, 1800)
     (reminder,) = await reminders(game)
-    assert "@b1_forum" in reminder["bodies"]["markdown"]
-    assert "a1_forum" not in reminder["bodies"]["markdown"]
+    for body in reminder["bodies"].values():
+        assert "@b1forum" in body
+        assert "a1forum" not in body
