@@ -305,7 +305,14 @@ def main() -> None:
             bare_seconds, bare_stats = asyncio.run(bare_loop(bodies, settings.publish_worker_batch))
             print(f"  bare loop: {bare_seconds:.2f} s {bare_stats}", flush=True)
             crash = asyncio.run(
-                run_cohort(url, "c2", args.games, START_1 + COHORT_GAP + DEPLOYMENT, sinks[1], True)
+                run_cohort(
+                    url,
+                    "c2",
+                    args.games,
+                    START_1 + COHORT_GAP + DEPLOYMENT,
+                    sinks[1],
+                    kill_at=measured.posts // 2,  # the same posts as cohort 1: half of them
+                )
             )
             print(f"  crash run: {crash}", flush=True)
     finally:
