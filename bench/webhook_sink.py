@@ -78,6 +78,8 @@ class WebhookSink:
         body = b""
         while True:
             message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the sender died mid-request (the crash run): nothing was delivered
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
