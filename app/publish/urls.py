@@ -46,6 +46,16 @@ def check_url_shape(value: str) -> str:
     return value
 
 
+def is_web_link(value: str) -> bool:
+    """A link a platform reported back (a post's page): http(s), a host, nothing hidden."""
+    if len(value) > MAX_URL_LENGTH or refused_character(value) is not None:
+        return False
+    if any(c.isspace() for c in value):
+        return False
+    parts = urlsplit(value)
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
 # An http(s) URL a director gave for a channel (its address is checked separately).
 ChannelUrl = Annotated[
     str, Field(min_length=1, max_length=MAX_URL_LENGTH), AfterValidator(check_url_shape)

@@ -73,7 +73,12 @@ def _lock(handle: Any, timeout: float) -> None:
             return False
         return True
 
-    wait_until(acquired, timeout=timeout, what="another process installing Misago", interval=1.0)
+    try:
+        wait_until(
+            acquired, timeout=timeout, what="another process installing Misago", interval=1.0
+        )
+    except AssertionError as error:
+        raise MisagoUnavailable(str(error)) from error
 
 
 def ensure_installed() -> Path:
@@ -236,6 +241,13 @@ MISAGO_USER_DATA_DOWNLOADS_WORKING_DIR = {str(workdir / "userdata")!r}
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # Signing in is on every test's path; a slow password hash buys nothing here.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Errors go to the log file (tests print it when the forum misbehaves).
+LOGGING = {{
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {{"console": {{"class": "logging.StreamHandler"}}}},
+    "loggers": {{"django": {{"handlers": ["console"], "level": "WARNING"}}}},
+}}
 # Misago 0.39 renders Markdown tables only with this extension (README, "Channels").
 MISAGO_MARKUP_EXTENSIONS = ["forumplay_misago_tables"]
 '''

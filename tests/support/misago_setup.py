@@ -18,6 +18,7 @@ from django.core.management import call_command  # noqa: E402
 from misago.acl.cache import clear_acl_cache  # noqa: E402
 from misago.acl.models import Role  # noqa: E402
 from misago.categories.models import Category, RoleCategoryACL  # noqa: E402
+from misago.users.avatars import dynamic  # noqa: E402
 
 call_command("migrate", interactive=False, verbosity=0)
 
@@ -44,6 +45,9 @@ for name, password in passwords.items():
         user = User.objects.create_superuser(name, email, password)
     else:
         user = User.objects.create_user(name, email, password)
+    # Misago's pages expect every user to have an avatar (sign-up makes one; the default,
+    # Gravatar, would need the network).
+    dynamic.set_avatar(user)
     if name == "bot":
         give_role(user, moderator)
     elif name != "admin":

@@ -174,7 +174,7 @@ def make_http_client(
     return httpx.AsyncClient(
         timeout=REQUEST_TIMEOUT,
         follow_redirects=False,
-        cookies=httpx.Cookies(CookieJar(policy=_NoCookies())),
+        cookies=CookieJar(policy=_NoCookies()),
         event_hooks=hooks,
         transport=transport,
         limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),

@@ -31,7 +31,7 @@ from app.publish.channels.base import (
     request,
     short,
 )
-from app.publish.urls import ChannelUrl, check_url_shape
+from app.publish.urls import ChannelUrl, is_web_link
 
 SECRET_PREFIX = "whsec_"
 
@@ -108,12 +108,7 @@ def _receipt(answer: Any) -> Sent:
         return Sent(None, None)
     remote_id = answer.get("id")
     remote_url = answer.get("url")
-    if isinstance(remote_url, str):
-        try:
-            check_url_shape(remote_url)
-        except ValueError:
-            remote_url = None
-    else:
+    if not (isinstance(remote_url, str) and is_web_link(remote_url)):
         remote_url = None
     if isinstance(remote_id, bool) or not isinstance(remote_id, str | int):
         remote_id = None
