@@ -17,7 +17,9 @@ import json
 import math
 import time
 from collections.abc import Callable
+from datetime import date, datetime
 from typing import Annotated, Any, ClassVar
+from uuid import UUID
 
 import httpx
 from pydantic import AfterValidator, BaseModel, Field
@@ -64,7 +66,18 @@ def sign(secret: str, message_id: str, timestamp: int, body: bytes) -> str:
 def encode_event(event_type: str, game_id: str, payload_key: str, payload: Any) -> bytes:
     """The exact bytes sent (and signed): compact JSON, UTF-8, keys in a fixed order."""
     document = {"type": event_type, "game_id": game_id, payload_key: payload}
-    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+    return json.dumps(
+        document, ensure_ascii=False, separators=(",", ":"), default=_json_value
+    ).encode()
+
+
+def _json_value(value: Any) -> str:
+    """Times as ISO 8601 (as the API shows them), ids as text; nothing else is guessed."""
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, UUID):
+        return str(value)
+    raise TypeError(f"cannot send {type(value).__name__} in a webhook body")
 
 
 class WebhookConfig(ChannelConfig):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 import json
 import time
+from dataclasses import replace
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -141,3 +143,16 @@ async def test_a_network_failure_is_retried(platform: Platform) -> None:
     async with platform.client() as http:
         with pytest.raises(RetryableError, match="network error"):
             await ADAPTERS["webhook"].send(outgoing(), CONFIG, http)
+
+
+async def test_times_in_the_post_are_sent_as_iso_8601(platform: Platform) -> None:
+    platform.reply(httpx.Response(200))
+    message = outgoing()
+    created = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
+    message = replace(message, post={**message.post, "created_at": created})
+    async with platform.client() as http:
+        await ADAPTERS["webhook"].send(message, CONFIG, http)
+    payload = Webhook(SECRET).verify(
+        platform.requests[0].content, dict(platform.requests[0].headers)
+    )
+    assert payload["post"]["created_at"] == "2026-11-30T20:00:00+00:00"
