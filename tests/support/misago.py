@@ -171,6 +171,8 @@ class MisagoForum:
     admin: MisagoAccount
     database: str
     log_path: Path
+    # seconds spent: "database" (create + migrate + accounts), "server" (runserver answering)
+    timings: dict[str, float] = field(default_factory=dict)
     _process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     _workdir: Path | None = field(default=None, repr=False)
 
@@ -204,6 +206,13 @@ class MisagoForum:
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
             self._workdir = None
+
+
+def _tied_to_this_process(command: list[str]) -> list[str]:
+    """The command, wrapped so that it ends when the test process dies, even by SIGKILL:
+    a killed test run leaves no forum running (util-linux setpriv; without it, as is)."""
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "TERM", *command] if setpriv else command
 
 
 def _free_port() -> int:
@@ -303,6 +312,7 @@ def start_forum() -> MisagoForum:
         # Run from the work folder: beside this file, "import misago" would find this module.
         script = workdir / "setup_forum.py"
         shutil.copyfile(SETUP_SCRIPT, script)
+        started = time.monotonic()
         setup = subprocess.run(
             [str(venv / "bin" / "python"), str(script)],
             env=env,
@@ -321,7 +331,10 @@ def start_forum() -> MisagoForum:
         forum.bot = MisagoAccount("bot", passwords["bot"], ids["bot"])
         forum.admin = MisagoAccount("admin", passwords["admin"], ids["admin"])
         forum.players = tuple(MisagoAccount(n, passwords[n], ids[n]) for n in PLAYERS)
+        forum.timings["database"] = time.monotonic() - started
+        started = time.monotonic()
         _serve(forum, venv, env, workdir)
+        forum.timings["server"] = time.monotonic() - started
     except BaseException:
         forum.stop()
         raise
@@ -335,12 +348,13 @@ def _serve(forum: MisagoForum, venv: Path, env: dict[str, str], workdir: Path) -
         port = _free_port()
         log = open(forum.log_path, "ab")  # noqa: SIM115 - the server process owns it
         process = subprocess.Popen(
-            [str(venv / "bin" / "django-admin"), "runserver", f"127.0.0.1:{port}", "--noreload"],
+            _tied_to_this_process(
+                [str(venv / "bin" / "django-admin"), "runserver", f"127.0.0.1:{port}", "--noreload"]
+            ),
             env=env,
             cwd=workdir,
             stdout=log,
             stderr=subprocess.STDOUT,
-            start_new_session=True,
         )
         log.close()
         forum._process = process
@@ -377,13 +391,13 @@ def main() -> None:
     sub.add_parser("install", help="create the cached Misago venv (idempotent)")
     sub.add_parser("check", help="install, start a forum, sign in as the bot, tear down")
     args = parser.parse_args()
-    started = time.monotonic()
     venv = ensure_installed()
     print(f"misago {MISAGO_VERSION} venv ready: {venv} ({(venv / STAMP).read_text().strip()})")
     if args.command == "check":
         forum = start_forum()
         try:
-            print(f"misago forum up at {forum.base_url} ({time.monotonic() - started:.0f} s)")
+            phases = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in forum.timings.items())
+            print(f"misago forum up at {forum.base_url} ({phases})")
         finally:
             forum.stop()
 

@@ -30,7 +30,7 @@ from app.publish.channels.base import (
 from app.publish.channels.discord import DiscordAdapter
 from app.publish.channels.discourse import DiscourseAdapter
 from app.publish.channels.manual import ManualAdapter
-from app.publish.channels.misago import MisagoAdapter
+from app.publish.channels.misago import MisagoAdapter, MisagoClient
 from app.publish.channels.onebot import OneBotAdapter
 from app.publish.channels.telegram import TelegramAdapter
 from app.publish.channels.webhook import WebhookAdapter
@@ -46,17 +46,19 @@ __all__ = [
     "RetryableError",
     "Sent",
     "make_http_client",
+    "misago_client",
     "open_config",
     "redact",
     "seal_config",
     "validate_config",
 ]
 
+_MISAGO = MisagoAdapter()
 ADAPTERS: dict[str, ChannelAdapter] = {
     adapter.kind: adapter
     for adapter in (
         WebhookAdapter(),
-        MisagoAdapter(),
+        _MISAGO,
         DiscourseAdapter(),
         DiscordAdapter(),
         TelegramAdapter(),
@@ -66,6 +68,13 @@ ADAPTERS: dict[str, ChannelAdapter] = {
 }
 
 REDACTED = "***"
+
+
+def misago_client(config: dict[str, Any], http: httpx.AsyncClient) -> MisagoClient:
+    """The bot's Misago client for a ``misago`` channel's (opened) config, sharing the
+    delivery worker's signed-in session: the forum bridge reads the thread with it
+    (``read_thread``, ``posts_page``, ``raw``)."""
+    return _MISAGO.client(config, http)
 
 
 def adapter_for(kind: str) -> ChannelAdapter:

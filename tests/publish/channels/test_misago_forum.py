@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest_asyncio
 
-from app.publish.channels import make_http_client
+from app.publish.channels import ADAPTERS, make_http_client, misago_client
 from app.publish.channels.misago import MisagoAdapter, MisagoClient
 from tests.publish.channels.conftest import outgoing
 from tests.support.misago import MisagoForum
@@ -32,6 +32,16 @@ async def http() -> AsyncIterator[httpx.AsyncClient]:
 
 def bot_reader(forum: MisagoForum, adapter: MisagoAdapter, http: httpx.AsyncClient) -> MisagoClient:
     return adapter.client(forum.channel_config(thread_id=1), http)
+
+
+async def test_the_bridge_reads_with_the_same_session_the_worker_posts_with(
+    misago_forum: MisagoForum, http: httpx.AsyncClient
+) -> None:
+    config = misago_forum.channel_config()
+    sent = await ADAPTERS["misago"].send(outgoing("赤壁之战开局帖。", "赤壁之战 · 读帖"), config, http)
+    reader = misago_client({**config, **sent.config_updates}, http)
+    [post] = await reader.read_thread(sent.config_updates["thread_id"])
+    assert (post.raw, post.author, str(post.id)) == ("赤壁之战开局帖。", "bot", sent.remote_id)
 
 
 async def open_thread(
