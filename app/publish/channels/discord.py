@@ -14,12 +14,11 @@ import re
 from typing import Annotated, Any, ClassVar
 
 import httpx
-from pydantic import AfterValidator, BaseModel
+from pydantic import AfterValidator, BaseModel, Field
 
 from app.publish.channels.base import (
     ChannelConfig,
     Outgoing,
-    RemoteId,
     Sent,
     Sleep,
     as_dict,
@@ -46,9 +45,13 @@ def _check_webhook_url(value: str) -> str:
     return value
 
 
+# Discord ids (snowflakes) are text: as JSON numbers they would lose digits in JavaScript.
+Snowflake = Annotated[str, Field(pattern=r"^[1-9][0-9]{0,19}$")]
+
+
 class DiscordConfig(ChannelConfig):
     webhook_url: Annotated[ChannelUrl, AfterValidator(_check_webhook_url)]
-    thread_id: RemoteId | None = None  # post into this thread (forum channels)
+    thread_id: Snowflake | None = None  # post into this thread (forum channels)
 
 
 class DiscordAdapter:
@@ -67,7 +70,7 @@ class DiscordAdapter:
         settings = DiscordConfig.model_validate(config)
         params: dict[str, str] = {"wait": "true"}
         if settings.thread_id is not None:
-            params["thread_id"] = str(settings.thread_id)
+            params["thread_id"] = settings.thread_id
 
         async def send_one(index: int, part: str) -> Sent:
             payload = {

@@ -83,8 +83,11 @@ class ForumPost:
 
 @dataclass
 class _Session:
+    """One account's cookies on one forum, shared by every client of that account."""
+
     cookies: dict[str, str] = field(default_factory=dict)
-    signed_in: bool = False
+    generation: int = 0  # how many sign-ins so far (0: none yet)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class MisagoClient:
@@ -188,32 +191,41 @@ class MisagoClient:
     # -- the session -----------------------------------------------------------------
 
     async def sign_in(self) -> None:
-        self._session.cookies.clear()
-        self._session.signed_in = False
-        page = await self._send("GET", "/")
+        """Sign in afresh; the new cookies replace the session's only once it worked."""
+        cookies: dict[str, str] = {}
+        page = await self._send("GET", "/", cookies=cookies)
         fail_for_status(self.kind, page, "the forum's front page did not load")
-        if "csrftoken" not in self._session.cookies:
+        if "csrftoken" not in cookies:
             raise FinalError(f"misago: {self.root}/ set no csrftoken cookie: is it a Misago forum?")
-        response = await self._send(
-            "POST", "/api/auth/", {"username": self.username, "password": self._password}
-        )
+        credentials = {"username": self.username, "password": self._password}
+        response = await self._send("POST", "/api/auth/", credentials, cookies=cookies)
         if response.status_code in (400, 403):
             raise FinalError(
                 f"misago: signing in as {self.username} failed: {_detail(json_body(response))}"
             )
         fail_for_status(self.kind, response, _detail(json_body(response)))
-        self._session.signed_in = True
+        self._session.cookies = cookies  # csrftoken as rotated by the sign-in
+        self._session.generation += 1
+
+    async def _signed_in(self, stale: int | None = None) -> tuple[int, bool]:
+        """The session's generation, signing in first when there is none yet (or when the
+        one given turned out stale). One sign-in at a time per session: concurrent sends
+        for two channels of the same account wait for it instead of signing in twice."""
+        async with self._session.lock:
+            current = self._session.generation
+            if current == 0 or current == stale:
+                await self.sign_in()
+                return self._session.generation, True
+            return current, False
 
     async def _call(self, method: str, path: str, payload: Any = None) -> dict[str, Any]:
         """A request as the signed-in account; signs in first, and once more if the
-        session has expired (a 403 from a session that looked valid)."""
-        reused = self._session.signed_in
-        if not reused:
-            await self.sign_in()
+        session has expired (a 403 from a session that was not new)."""
+        generation, fresh = await self._signed_in()
         response = await self._send(method, path, payload)
         answer = json_body(response)
-        if response.status_code == 403 and reused and not _is_flood(answer):
-            await self.sign_in()
+        if response.status_code == 403 and not fresh and not _is_flood(answer):
+            await self._signed_in(stale=generation)
             response = await self._send(method, path, payload)
             answer = json_body(response)
         if response.status_code == 403 and _is_flood(answer):
@@ -224,20 +236,26 @@ class MisagoClient:
         fail_for_status(self.kind, response, _detail(answer))
         return as_dict(answer)
 
-    async def _send(self, method: str, path: str, payload: Any = None) -> httpx.Response:
-        cookies = self._session.cookies
+    async def _send(
+        self,
+        method: str,
+        path: str,
+        payload: Any = None,
+        cookies: dict[str, str] | None = None,
+    ) -> httpx.Response:
+        jar = self._session.cookies if cookies is None else cookies
         headers = {"Accept": "application/json", "Referer": f"{self.root}/"}
-        if cookies:
-            headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in cookies.items())
-        if method != "GET" and "csrftoken" in cookies:
-            headers["X-CSRFToken"] = cookies["csrftoken"]
+        if jar:
+            headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in jar.items())
+        if method != "GET" and "csrftoken" in jar:
+            headers["X-CSRFToken"] = jar["csrftoken"]
         kwargs: dict[str, Any] = {"headers": headers, "secrets": (self._password,)}
         if payload is not None:
             kwargs["json"] = payload
         response = await request(self.kind, self._http, method, f"{self.root}{path}", **kwargs)
         for cookie in response.cookies.jar:
             if cookie.value is not None:
-                cookies[cookie.name] = cookie.value
+                jar[cookie.name] = cookie.value
         return response
 
 

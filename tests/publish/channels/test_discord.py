@@ -37,8 +37,10 @@ async def test_posts_the_text_and_waits_for_the_message_id(platform: Platform) -
 async def test_a_thread_id_posts_into_that_thread(platform: Platform) -> None:
     platform.reply(message("1"))
     async with platform.client() as http:
-        await DiscordAdapter().send(outgoing(), {**CONFIG, "thread_id": 4242}, http)
-    assert platform.requests[0].url.params["thread_id"] == "4242"
+        await DiscordAdapter().send(
+            outgoing(), {**CONFIG, "thread_id": "1234567890123456789"}, http
+        )
+    assert platform.requests[0].url.params["thread_id"] == "1234567890123456789"
 
 
 async def test_a_long_post_goes_as_messages_of_at_most_2000_characters_in_order(

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 import pytest
 
@@ -135,3 +137,27 @@ async def test_when_the_opening_post_cannot_be_looked_up_the_thread_still_counts
         sent = await MisagoAdapter().send(outgoing(), config, http)
     assert sent.config_updates == {"thread_id": 12}
     assert sent.remote_url == "https://misago.example.org/t/chibi/12/"
+
+
+async def test_two_channels_of_one_account_sending_at_once_sign_in_once() -> None:
+    seen: list[str] = []
+
+    async def forum(request: httpx.Request) -> httpx.Response:
+        seen.append(f"{request.method} {request.url.path}")
+        await asyncio.sleep(0)  # let the other send run meanwhile, as real I/O would
+        if request.url.path == "/":
+            return front_page()
+        if request.url.path == "/api/auth/":
+            return signed_in()
+        assert request.headers["x-csrftoken"] == "second"
+        thread = request.url.path.split("/")[3]
+        return reply(int(thread) * 100)
+
+    adapter = MisagoAdapter()
+    async with httpx.AsyncClient(transport=httpx.MockTransport(forum)) as http:
+        results = await asyncio.gather(
+            adapter.send(outgoing(), {**CONFIG, "thread_id": 1}, http),
+            adapter.send(outgoing(), {**CONFIG, "thread_id": 2}, http),
+        )
+    assert [sent.remote_id for sent in results] == ["100", "200"]
+    assert seen.count("POST /api/auth/") == 1

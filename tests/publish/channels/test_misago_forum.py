@@ -38,7 +38,9 @@ async def test_the_bridge_reads_with_the_same_session_the_worker_posts_with(
     misago_forum: MisagoForum, http: httpx.AsyncClient
 ) -> None:
     config = misago_forum.channel_config()
-    sent = await ADAPTERS["misago"].send(outgoing("赤壁之战开局帖。", "赤壁之战 · 读帖"), config, http)
+    sent = await ADAPTERS["misago"].send(
+        outgoing("赤壁之战开局帖。", "赤壁之战 · 读帖"), config, http
+    )
     reader = misago_client({**config, **sent.config_updates}, http)
     [post] = await reader.read_thread(sent.config_updates["thread_id"])
     assert (post.raw, post.author, str(post.id)) == ("赤壁之战开局帖。", "bot", sent.remote_id)
