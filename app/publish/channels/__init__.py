@@ -22,6 +22,7 @@ from app.publish import secrets
 from app.publish.channels.base import (
     REQUEST_TIMEOUT,
     ChannelAdapter,
+    ChannelError,
     FinalError,
     Outgoing,
     RetryableError,
@@ -41,6 +42,7 @@ __all__ = [
     "ADAPTERS",
     "REDACTED",
     "ChannelAdapter",
+    "ChannelError",
     "FinalError",
     "Outgoing",
     "RetryableError",

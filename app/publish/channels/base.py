@@ -48,7 +48,18 @@ class Sent:
     config_updates: dict[str, Any] = field(default_factory=dict)
 
 
-class RetryableError(Exception):
+class ChannelError(Exception):
+    # Set when the send failed after changing the channel (it opened the thread, then a
+    # later part of a split post failed): the worker saves these all the same, so a
+    # retry replies in that thread instead of opening a second one.
+    config_updates: dict[str, Any]
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.config_updates = {}
+
+
+class RetryableError(ChannelError):
     """Network error, 5xx, 429: the same request may succeed later."""
 
     def __init__(self, message: str, retry_after: float | None = None) -> None:
@@ -56,7 +67,7 @@ class RetryableError(Exception):
         self.retry_after = retry_after
 
 
-class FinalError(Exception):
+class FinalError(ChannelError):
     """A 4xx that will not get better by itself (bad token, no such thread)."""
 
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.publish.channels.base import (
     ChannelConfig,
+    ChannelError,
     Outgoing,
     RemoteId,
     Sent,
@@ -91,11 +92,17 @@ class DiscourseAdapter:
                 topic["id"] = answer["topic_id"]
             return _post_link(root, answer)
 
+        def updates() -> dict[str, Any]:
+            opened = settings.topic_id is None and topic["id"] is not None
+            return {"topic_id": topic["id"]} if opened else {}
+
         parts = split_body(message.body, POST_LIMIT)
-        first = (await send_parts(parts, send_one, self.sleep))[0]
-        if settings.topic_id is None and topic["id"] is not None:
-            return Sent(first.remote_id, first.remote_url, {"topic_id": topic["id"]})
-        return first
+        try:
+            first = (await send_parts(parts, send_one, self.sleep))[0]
+        except ChannelError as error:
+            error.config_updates = updates()
+            raise
+        return Sent(first.remote_id, first.remote_url, updates())
 
 
 def _errors(answer: dict[str, Any]) -> str:

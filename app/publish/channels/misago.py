@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.publish.channels.base import (
     ChannelConfig,
+    ChannelError,
     FinalError,
     Outgoing,
     RemoteId,
@@ -312,11 +313,17 @@ class MisagoAdapter:
                 None if post_id is None else str(post_id), client.absolute(url.get("index"))
             )
 
+        def updates() -> dict[str, Any]:
+            opened = settings.thread_id is None and thread["id"] is not None
+            return {"thread_id": thread["id"]} if opened else {}
+
         parts = split_body(message.body, POST_LIMIT)
-        first = (await send_parts(parts, send_one, self.sleep))[0]
-        if settings.thread_id is None and thread["id"] is not None:
-            return Sent(first.remote_id, first.remote_url, {"thread_id": thread["id"]})
-        return first
+        try:
+            first = (await send_parts(parts, send_one, self.sleep))[0]
+        except ChannelError as error:
+            error.config_updates = updates()
+            raise
+        return Sent(first.remote_id, first.remote_url, updates())
 
     async def _open_thread(
         self,

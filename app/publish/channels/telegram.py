@@ -20,6 +20,7 @@ from pydantic import AfterValidator, BaseModel, Field
 
 from app.publish.channels.base import (
     ChannelConfig,
+    ChannelError,
     Outgoing,
     RemoteId,
     Sent,
@@ -107,11 +108,16 @@ class TelegramAdapter:
             )
             return _message_link(answer.get("result"))
 
+        def updates() -> dict[str, Any]:
+            return {"chat_id": chat["id"]} if chat.get("moved") else {}
+
         parts = split_body(message.body, MESSAGE_LIMIT, utf16_length)
-        first = (await send_parts(parts, send_one, self.sleep))[0]
-        if chat.get("moved"):
-            return Sent(first.remote_id, first.remote_url, {"chat_id": chat["id"]})
-        return first
+        try:
+            first = (await send_parts(parts, send_one, self.sleep))[0]
+        except ChannelError as error:
+            error.config_updates = updates()
+            raise
+        return Sent(first.remote_id, first.remote_url, updates())
 
 
 def _message_link(result: Any) -> Sent:

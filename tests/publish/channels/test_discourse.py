@@ -151,3 +151,23 @@ async def test_server_errors_are_retried(platform: Platform) -> None:
     async with platform.client() as http:
         with pytest.raises(RetryableError):
             await DiscourseAdapter().send(outgoing(), {**BASE, "topic_id": 42}, http)
+
+
+async def test_a_failure_after_the_topic_was_opened_still_reports_the_topic(
+    platform: Platform,
+) -> None:
+    """So the worker's retry replies in that topic instead of opening a second one."""
+    platform.reply(created(1, topic_id=77, number=1), httpx.Response(500))
+    body = "甲" * 20_000 + "\n\n" + "乙" * 20_000
+    async with platform.client() as http:
+        with pytest.raises(RetryableError) as raised:
+            await DiscourseAdapter().send(outgoing(body), {**BASE, "category_id": 5}, http)
+    assert raised.value.config_updates == {"topic_id": 77}
+
+
+async def test_a_failure_before_anything_was_opened_reports_nothing(platform: Platform) -> None:
+    platform.reply(httpx.Response(500))
+    async with platform.client() as http:
+        with pytest.raises(RetryableError) as raised:
+            await DiscourseAdapter().send(outgoing(), {**BASE, "category_id": 5}, http)
+    assert raised.value.config_updates == {}
