@@ -157,7 +157,10 @@ async def test_a_failure_after_the_topic_was_opened_still_reports_the_topic(
     platform: Platform,
 ) -> None:
     """So the worker's retry replies in that topic instead of opening a second one."""
-    platform.reply(created(1, topic_id=77, number=1), httpx.Response(500))
+    platform.reply(
+        created(1, topic_id=77, number=1),
+        httpx.Response(429, json={"error_type": "rate_limit", "extras": {"wait_seconds": 600}}),
+    )
     body = "甲" * 20_000 + "\n\n" + "乙" * 20_000
     async with platform.client() as http:
         with pytest.raises(RetryableError) as raised:
