@@ -40,7 +40,7 @@ def _check_webhook_url(value: str) -> str:
     from urllib.parse import urlsplit
 
     parts = urlsplit(value)
-    if parts.scheme != "https" or not _WEBHOOK_PATH.match(parts.path) or parts.query:
+    if parts.scheme != "https" or not _WEBHOOK_PATH.fullmatch(parts.path) or parts.query:
         raise ValueError("must be a Discord webhook URL: https://…/api/webhooks/<id>/<token>")
     return value
 

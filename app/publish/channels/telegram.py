@@ -42,13 +42,13 @@ _CHAT_NAME = re.compile(r"^@[A-Za-z][A-Za-z0-9_]{3,31}$")
 
 
 def _check_token(value: str) -> str:
-    if not _TOKEN.match(value):
+    if not _TOKEN.fullmatch(value):
         raise ValueError("must be a bot token from @BotFather: <digits>:<letters>")
     return value
 
 
 def _check_chat(value: int | str) -> int | str:
-    if isinstance(value, str) and not _CHAT_NAME.match(value):
+    if isinstance(value, str) and not _CHAT_NAME.fullmatch(value):
         raise ValueError("must be a numeric chat id or @channelname")
     return value
 

@@ -235,3 +235,19 @@ async def test_the_worker_client_sends_to_public_hosts_and_keeps_no_cookies() ->
     async with make_http_client(allow_private_urls=False, transport=transport) as http:
         await ADAPTERS["webhook"].send(outgoing(), VALID["webhook"], http)
         assert len(http.cookies.jar) == 0  # one channel's session never rides along to another
+
+
+@pytest.mark.parametrize(
+    ("kind", "field", "value"),
+    [
+        ("telegram", "bot_token", "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ\n"),
+        ("telegram", "chat_id", "@chibi_game\n"),
+        ("discord", "webhook_url", "https://discord.com/api/webhooks/1/tok-en\n"),
+    ],
+)
+def test_a_trailing_line_break_cannot_slip_into_a_request(
+    kind: str, field: str, value: str
+) -> None:
+    with pytest.raises(AppError) as raised:
+        validate_config(kind, {**VALID[kind], field: value}, allow_private_urls=True)
+    assert field in [error["field"] for error in raised.value.extra["errors"]]
