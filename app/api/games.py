@@ -34,7 +34,7 @@ ViewResponse: Any = Union[VIEW_MODELS]  # noqa: UP007
     "/games",
     status_code=201,
     response_model=CreatedGame,
-    responses=problems(401, 403, 413, 422, 503),
+    responses=problems(400, 401, 403, 413, 422, 503),
 )
 async def create_game(request: Request, body: CreateGame, token: Token) -> JSONResponse:
     """Create a game; the caller becomes its director (the token is shown once)."""

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 PROBLEM_JSON = "application/problem+json"
 
 _MEANING: dict[int, str] = {
+    400: "The request body could not be read (not UTF-8 text).",
     401: "No token, or a token that belongs to nobody in this game (`unauthorized`).",
     403: "The token is valid but may not do this (`forbidden`, `admin_required`…).",
     404: "No such game, order or thing — or one the caller may not see (`not_found`).",
@@ -48,4 +49,4 @@ def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
 # refuse a malformed request (422) or find the database away (503); a caller's token is
 # checked wherever one is read (401).
 GAME_READ = problems(401, 404, 422, 503)
-GAME_WRITE = problems(401, 403, 404, 409, 413, 422, 503)
+GAME_WRITE = problems(400, 401, 403, 404, 409, 413, 422, 503)

@@ -91,7 +91,8 @@ class FleeOrder(_Order):
 
     type: Literal["flee"]
     direction: Direction | None = None
-    standing: bool | None = Field(None, description='The standing "flee if I lose" choice.')
+    # Present (true or false): set the standing choice; absent: flee now. Never null.
+    standing: bool = Field(None, description='The standing "flee if I lose" choice.')  # type: ignore[assignment]
 
 
 class EatOrder(_Order):
