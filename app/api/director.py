@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.bodies import DirectorActionBody
 from app.api.deps import Token, now, run_game
-from app.api.problems import GAME_WRITE, problems
+from app.api.problems import GAME_ACTION, GAME_WRITE, problems
 from app.api.responses import Advanced, AuditEntry, DirectorActionDone, GameSummary, TimerEntry
 from app.api.schemas import ExtendDeadline
 from app.models import Game
@@ -21,7 +21,7 @@ router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["director"])
 _DIRECTOR_READ = problems(401, 403, 404, 422, 503)
 
 
-@router.post("/advance", response_model=Advanced, responses=GAME_WRITE)
+@router.post("/advance", response_model=Advanced, responses=GAME_ACTION)
 async def advance(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Close the current phase now (run the game's next due timer now)."""
 
@@ -31,7 +31,7 @@ async def advance(request: Request, game_id: str, token: Token) -> JSONResponse:
     return await run_game(request, game_id, token, action)
 
 
-@router.post("/pause", response_model=GameSummary, responses=GAME_WRITE)
+@router.post("/pause", response_model=GameSummary, responses=GAME_ACTION)
 async def pause(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Stop all of the game's clocks (remaining time is kept)."""
 
@@ -41,7 +41,7 @@ async def pause(request: Request, game_id: str, token: Token) -> JSONResponse:
     return await run_game(request, game_id, token, action)
 
 
-@router.post("/resume", response_model=GameSummary, responses=GAME_WRITE)
+@router.post("/resume", response_model=GameSummary, responses=GAME_ACTION)
 async def resume(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Restart the game's clocks with the time they had left."""
 

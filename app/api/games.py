@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import Token, now, run, run_game
-from app.api.problems import GAME_READ, GAME_WRITE, problems
+from app.api.problems import GAME_ACTION, GAME_READ, GAME_WRITE, problems
 from app.api.responses import (
     VIEW_MODELS,
     CreatedGame,
@@ -82,7 +82,7 @@ async def add_player(request: Request, game_id: str, body: AddPlayer, token: Tok
     return await run_game(request, game_id, token, action, status_code=201, idempotent=True)
 
 
-@router.post("/games/{game_id}/start", response_model=GameSummary, responses=GAME_WRITE)
+@router.post("/games/{game_id}/start", response_model=GameSummary, responses=GAME_ACTION)
 async def start_game(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Leave setup: start the first phase and its deadline."""
 

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.bodies import OrderBody
 from app.api.deps import Token, now, run_game
-from app.api.problems import GAME_WRITE, problems
+from app.api.problems import GAME_ACTION, GAME_WRITE, problems
 from app.api.responses import Order, OrderRevision, Ready
 from app.models import Game
 from app.services import orders as orders_service
@@ -68,7 +68,7 @@ async def revise_order(
     return await run_game(request, game_id, token, action)
 
 
-@router.delete("/orders/{order_id}", response_model=Order, responses=GAME_WRITE)
+@router.delete("/orders/{order_id}", response_model=Order, responses=GAME_ACTION)
 async def withdraw_order(
     request: Request, game_id: str, order_id: str, token: Token
 ) -> JSONResponse:
@@ -96,7 +96,7 @@ async def order_history(
     return await run_game(request, game_id, token, action, lock=False)
 
 
-@router.post("/ready", response_model=Ready, responses=GAME_WRITE)
+@router.post("/ready", response_model=Ready, responses=GAME_ACTION)
 async def ready(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Mark your side done for this phase; it closes early when every side is ready."""
 

@@ -47,6 +47,7 @@ def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 # The statuses most routes share: every route under /games/{game_id} may find no game (404),
 # refuse a malformed request (422) or find the database away (503); a caller's token is
-# checked wherever one is read (401).
+# checked wherever one is read (401). Only a route that reads a body meets 400 and 413.
 GAME_READ = problems(401, 404, 422, 503)
+GAME_ACTION = problems(401, 403, 404, 409, 422, 503)
 GAME_WRITE = problems(400, 401, 403, 404, 409, 413, 422, 503)

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Literal, Protocol
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
 
 JSON = dict[str, Any]
 
@@ -249,9 +250,32 @@ class BodyModel:
         self.tag = tag
         self.adapter: TypeAdapter[Any] = TypeAdapter(model)
 
-    def check(self, body: Any) -> None:
-        """Raise ``pydantic.ValidationError`` when ``body`` is not one of these bodies."""
-        self.adapter.validate_python(body)
+    def problems(self, body: Any) -> list[tuple[str, ErrorDetails]]:
+        """What is wrong with ``body``, each with the dotted path of its field
+        (``moves.0.from``); empty when it is well formed."""
+        try:
+            self.adapter.validate_python(body)
+        except ValidationError as error:
+            return [(_field(body, e["loc"]), e) for e in error.errors(include_url=False)]
+        return []
+
+
+def _field(body: Any, loc: tuple[int | str, ...]) -> str:
+    """A discriminated union puts the tag it chose into an error's location
+    (``counter.slot``); that is not a field of the body, so it is left out."""
+    parts: list[str] = []
+    here = body
+    for part in loc:
+        if isinstance(here, dict):
+            if part not in here and part in (here.get("type"), here.get("action")):
+                continue
+            here = here.get(part)
+        elif isinstance(here, list) and isinstance(part, int) and 0 <= part < len(here):
+            here = here[part]
+        else:
+            here = None
+        parts.append(str(part))
+    return ".".join(parts)
 
 
 class Ruleset(Protocol):

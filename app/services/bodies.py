@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from app.errors import AppError
-from app.rules.base import BodyModel, Ruleset
+from app.rules.base import Ruleset
 
 # What a player reads for pydantic's most common error types (the rest fall back to
 # pydantic's English message). ``{…}`` are filled from the error's context.
@@ -46,30 +45,24 @@ _ZH: dict[str, str] = {
 
 def check_order(ruleset: Ruleset, body: Any) -> None:
     """422 ``invalid_order`` unless ``body`` is one of the ruleset's orders."""
-    _check(ruleset.order_model, body, "invalid_order", "指令", "order")
+    found = ruleset.order_model.problems(body)
+    if found:
+        raise _problem(found, "invalid_order", "指令", "order")
 
 
 def check_director_action(ruleset: Ruleset, body: Any) -> None:
     """422 unless ``body`` is one of the ruleset's director actions: ``unknown_action``
     when its ``action`` names none, else ``invalid_action``."""
-    model = ruleset.director_action_model
-    try:
-        model.check(body)
-    except ValidationError as error:
-        unknown = any(e["type"].startswith("union_tag_") and not e["loc"] for e in error.errors())
+    found = ruleset.director_action_model.problems(body)
+    if found:
+        unknown = any(e["type"].startswith("union_tag_") and not e["loc"] for _, e in found)
         code = "unknown_action" if unknown else "invalid_action"
-        raise _problem(error, body, code, "导演操作", "director action") from None
+        raise _problem(found, code, "导演操作", "director action")
 
 
-def _check(model: BodyModel, body: Any, code: str, what_zh: str, what_en: str) -> None:
-    try:
-        model.check(body)
-    except ValidationError as error:
-        raise _problem(error, body, code, what_zh, what_en) from None
-
-
-def _problem(error: ValidationError, body: Any, code: str, what_zh: str, what_en: str) -> AppError:
-    found = [(_field(body, e["loc"]), e) for e in error.errors(include_url=False)]
+def _problem(
+    found: list[tuple[str, ErrorDetails]], code: str, what_zh: str, what_en: str
+) -> AppError:
     zh = "；".join(f"{where}：{_message_zh(e)}" if where else _message_zh(e) for where, e in found)
     en = "; ".join(f"{where}: {_message_en(e)}" if where else _message_en(e) for where, e in found)
     return AppError(
@@ -79,26 +72,6 @@ def _problem(error: ValidationError, body: Any, code: str, what_zh: str, what_en
         f"Malformed {what_en}: {en}.",
         extra={"errors": [f"{where or '(body)'}: {_message_en(e)}" for where, e in found]},
     )
-
-
-def _field(body: Any, loc: tuple[int | str, ...]) -> str:
-    """The dotted path of the field an error is about. A discriminated union puts the tag
-    it chose into the location (``counter.slot``); that is not a field, so it is dropped."""
-    parts: list[str] = []
-    here = body
-    for part in loc:
-        if isinstance(here, dict):
-            if part not in here and part in (here.get("type"), here.get("action")):
-                continue
-            parts.append(str(part))
-            here = here.get(part)
-        elif isinstance(here, list) and isinstance(part, int) and 0 <= part < len(here):
-            parts.append(str(part))
-            here = here[part]
-        else:
-            parts.append(str(part))
-            here = None
-    return ".".join(parts)
 
 
 def _message_en(error: ErrorDetails) -> str:
