@@ -252,7 +252,8 @@ class BodyModel:
 
     def problems(self, body: Any) -> list[tuple[str, ErrorDetails]]:
         """What is wrong with ``body``, each with the dotted path of its field
-        (``moves.0.from``); empty when it is well formed."""
+        (``moves.0.from``); empty when it is well formed. A field whose wrong value breaks
+        a rule (a diagonal move) raises that RuleViolation instead."""
         try:
             self.adapter.validate_python(body)
         except ValidationError as error:

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic_core import ErrorDetails
 
 from app.errors import AppError
-from app.rules.base import Ruleset
+from app.rules.base import Ruleset, RuleViolation
 
 # What a player reads for pydantic's most common error types (the rest fall back to
 # pydantic's English message). ``{…}`` are filled from the error's context.
@@ -44,8 +44,12 @@ _ZH: dict[str, str] = {
 
 
 def check_order(ruleset: Ruleset, body: Any) -> None:
-    """422 ``invalid_order`` unless ``body`` is one of the ruleset's orders."""
-    found = ruleset.order_model.problems(body)
+    """422 ``invalid_order`` unless ``body`` is one of the ruleset's orders (or the rule a
+    field's value breaks, where the model names one: a diagonal move, IS-10)."""
+    try:
+        found = ruleset.order_model.problems(body)
+    except RuleViolation as violation:
+        raise AppError.from_violation(violation) from None
     if found:
         raise _problem(found, "invalid_order", "指令", "order")
 
@@ -53,7 +57,10 @@ def check_order(ruleset: Ruleset, body: Any) -> None:
 def check_director_action(ruleset: Ruleset, body: Any) -> None:
     """422 unless ``body`` is one of the ruleset's director actions: ``unknown_action``
     when its ``action`` names none, else ``invalid_action``."""
-    found = ruleset.director_action_model.problems(body)
+    try:
+        found = ruleset.director_action_model.problems(body)
+    except RuleViolation as violation:
+        raise AppError.from_violation(violation) from None
     if found:
         unknown = any(e["type"].startswith("union_tag_") and not e["loc"] for _, e in found)
         code = "unknown_action" if unknown else "invalid_action"

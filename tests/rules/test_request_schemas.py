@@ -179,7 +179,6 @@ def test_a_well_formed_island_order_is_never_malformed_for_the_engine(
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        ({"type": "move", "direction": "north"}, "direction"),
         ({"type": "move", "direction": "up", "hidden": None}, "hidden"),
         ({"type": "eat", "food": 0}, "food"),
         ({"type": "pk", "targets": []}, "targets"),
@@ -195,6 +194,28 @@ def test_a_malformed_island_order_is_refused_naming_the_field(
     body: dict[str, Any], field: str
 ) -> None:
     assert field in field_errors(ISLAND.order_model, body)
+
+
+@pytest.mark.parametrize(
+    ("body", "rule"),
+    [
+        ({"type": "move", "direction": "up-left"}, "IS-10"),
+        ({"type": "flee", "direction": "north"}, "IS-13"),
+        ({"type": "assassinate", "target": "p2", "path": ["left", 5]}, "IS-22"),
+    ],
+)
+def test_is10_a_direction_that_is_not_orthogonal_breaks_the_rule_not_the_shape(
+    body: dict[str, Any], rule: str
+) -> None:
+    """IS-10: moves go to an orthogonally adjacent cell. The model refuses any other
+    direction as the engine does: ``bad_direction`` (422) citing the rule."""
+    with pytest.raises(RuleViolation) as refused:
+        ISLAND.order_model.problems(body)
+    assert (refused.value.code, refused.value.rule, refused.value.status) == (
+        "bad_direction",
+        rule,
+        422,
+    )
 
 
 @pytest.mark.parametrize(

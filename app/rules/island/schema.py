@@ -11,9 +11,20 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
+)
 
 from app.rules.base import BodyModel
+from app.rules.island.messages import violation
 from app.rules.types import GameNumber, Identifier, Text, Title
 
 # IslandSettings.width / height's upper bound (IS-10): no cell lies beyond it.
@@ -28,6 +39,24 @@ MAX_PATH = 2 * MAX_COORDINATE
 MAX_CHANGES = 100
 
 Direction = Literal["up", "down", "left", "right"]
+
+
+def _orthogonal(key: str, rule: str) -> WrapValidator:
+    """Moves are orthogonal (IS-10): any other direction breaks that rule, so it is refused
+    as the engine refuses it — ``bad_direction`` citing the rule — not as a bad shape."""
+
+    def check(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            raise violation("bad_direction", rule, key=key) from None
+
+    return WrapValidator(check)
+
+
+MoveDirection = Annotated[Direction, _orthogonal("direction", "IS-10")]
+FleeDirection = Annotated[Direction, _orthogonal("direction", "IS-13")]
+PathStep = Annotated[Direction, _orthogonal("path", "IS-22")]
 Count = Annotated[int, Field(ge=1, le=MAX_COUNT)]
 Coordinate = Annotated[int, Field(ge=1, le=MAX_COORDINATE)]
 
@@ -75,7 +104,7 @@ class MoveOrder(_Order):
     """Move to an adjacent cell (1 stamina); a hidden move is not announced."""
 
     type: Literal["move"]
-    direction: Direction
+    direction: MoveDirection
     hidden: bool = False
 
 
@@ -90,7 +119,7 @@ class FleeOrder(_Order):
     ``standing`` only, set the standing choice "flee if I lose" instead."""
 
     type: Literal["flee"]
-    direction: Direction | None = None
+    direction: FleeDirection | None = None
     # Present (true or false): set the standing choice; absent: flee now. Never null.
     standing: bool = Field(None, description='The standing "flee if I lose" choice.')  # type: ignore[assignment]
 
@@ -146,7 +175,7 @@ class AssassinateOrder(_Order):
 
     type: Literal["assassinate"]
     target: Identifier
-    path: list[Direction] | None = Field(None, max_length=MAX_PATH)
+    path: list[PathStep] | None = Field(None, max_length=MAX_PATH)
     follow: bool = False
     use_weapon: bool = False
 
