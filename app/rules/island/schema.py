@@ -101,7 +101,7 @@ class _Order(BaseModel):
 
 
 class MoveOrder(_Order):
-    """Move to an adjacent cell (1 stamina); a hidden move is not announced."""
+    """Move to an orthogonally adjacent cell; a hidden move is not announced."""
 
     type: Literal["move"]
     direction: MoveDirection
@@ -109,14 +109,14 @@ class MoveOrder(_Order):
 
 
 class ExploreOrder(_Order):
-    """Explore your cell (2 stamina): items, food, monsters or a story."""
+    """Explore your cell: items, food, monsters or a story."""
 
     type: Literal["explore"]
 
 
 class FleeOrder(_Order):
-    """Flee the fight you are in (2 stamina; with a direction, flee and move: 3). With
-    ``standing`` only, set the standing choice "flee if I lose" instead."""
+    """Flee the fight you are in, and with a direction flee to that cell. With ``standing``
+    only, set the standing choice "flee if I lose" instead."""
 
     type: Literal["flee"]
     direction: FleeDirection | None = None
@@ -132,7 +132,7 @@ class EatOrder(_Order):
 
 
 class HuntOrder(_Order):
-    """Attack a monster in your cell (3 stamina), alone or with players of your cell."""
+    """Attack a monster in your cell, alone or with players of your cell."""
 
     type: Literal["hunt"]
     monster: Identifier
@@ -149,7 +149,7 @@ class HuntOrder(_Order):
 
 
 class PkOrder(_Order):
-    """Challenge players in your cell (3 stamina), 20:00–24:00."""
+    """Challenge players in your cell, in the PK window (20:00–24:00 by default)."""
 
     type: Literal["pk"]
     targets: Annotated[
@@ -161,7 +161,7 @@ class PkOrder(_Order):
 
 
 class PkJoinOrder(_Order):
-    """Join an open PK in your cell on either side (3 stamina)."""
+    """Join an open PK in your cell on either side."""
 
     type: Literal["pk_join"]
     challenge: Identifier
@@ -170,8 +170,8 @@ class PkJoinOrder(_Order):
 
 
 class AssassinateOrder(_Order):
-    """Assassinate a player at 24:00 (3 stamina): in your cell, at the end of ``path``
-    ("move + assassinate"), or wherever they go (``follow``)."""
+    """Assassinate a player at 24:00: in your cell, at the end of ``path`` ("move +
+    assassinate"), or wherever they go (``follow``)."""
 
     type: Literal["assassinate"]
     target: Identifier
@@ -187,7 +187,7 @@ class AssassinateOrder(_Order):
 
 
 class GuardOrder(_Order):
-    """Guard against a player's assassination tonight (2 stamina)."""
+    """Guard against a player: if they assassinate you tonight, their strength counts 0."""
 
     type: Literal["guard"]
     target: Identifier

@@ -94,31 +94,31 @@ class DispatchOrder(_Order):
 
 
 class InspireOrder(_Order):
-    """Once per game: no morale gate for the rest of the round."""
+    """This round your battle-phase orders skip the morale gates (TB-13); once a game."""
 
     type: Literal["inspire"]
 
 
 class CounterOrder(_SlotOrder):
-    """Counter-attack from this slot when it is attacked."""
+    """If the facing unit damages this one in resolution, this one hits back."""
 
     type: Literal["counter"]
 
 
 class RestOrder(_Order):
-    """Recover morale; not two rounds in a row (TB-14)."""
+    """One more command-phase use next round; not two rounds in a row (TB-14)."""
 
     type: Literal["rest"]
 
 
 class BloodBattleOrder(_SlotOrder):
-    """This slot fights to the end this round; costs two uses."""
+    """This unit deals and takes double damage this round; costs two uses."""
 
     type: Literal["blood_battle"]
 
 
 class ScoutOrder(_Order):
-    """Learn the troops of one of the opponent's slots."""
+    """Every enemy order naming this enemy slot is shown to you this round."""
 
     type: Literal["scout"]
     slot: Slot = Field(description="One of the opponent's slots (TB-35).")
@@ -134,79 +134,79 @@ class _GatherLike(_SlotOrder):
 
 
 class GatherOrder(_GatherLike):
-    """Draw the neighbouring units' troops into this slot."""
+    """The neighbouring units' troops move into this slot before resolution."""
 
     type: Literal["gather"]
 
 
 class RetreatOrder(_SlotOrder):
-    """Pull this slot's unit out of the fight."""
+    """Neither this unit nor the one facing it deals damage this round."""
 
     type: Literal["retreat"]
 
 
 class HoldOrder(_SlotOrder):
-    """This slot's unit holds: penetration against it is halved."""
+    """The facing enemy unit's penetration is halved this round."""
 
     type: Literal["hold"]
 
 
 class BattleRestOrder(_Order):
-    """Rest during the battle phase; not two rounds in a row (TB-14)."""
+    """One more battle-phase use next round; not two rounds in a row (TB-14)."""
 
     type: Literal["battle_rest"]
 
 
 class PursuitOrder(_SlotOrder):
-    """Answer an announced Retreat facing this slot."""
+    """Answer an announced Retreat: its protection is ignored and this unit's damage doubles."""
 
     type: Literal["pursuit"]
 
 
 class FeintOrder(_SlotOrder):
-    """Shown to the opponent as a Gather."""
+    """Read out as a Gather, but moves nothing."""
 
     type: Literal["feint"]
 
 
 class SurpriseOrder(_GatherLike):
-    """A Gather the opponent cannot answer; once per game, costs two uses."""
+    """Like a Gather, but the other side gets no extra Retreat; once a game, costs two uses."""
 
     type: Literal["surprise"]
 
 
 class FeignedDefeatOrder(_SlotOrder):
-    """Shown to the opponent as a Retreat; costs two uses."""
+    """Read out as a Retreat; the unit deals and takes no damage this round; costs two uses."""
 
     type: Literal["feigned_defeat"]
 
 
 class FirstStrikeOrder(_SlotOrder):
-    """This slot strikes before the others."""
+    """The unit hits the facing unit before resolution."""
 
     type: Literal["first_strike"]
 
 
 class EncircleOrder(_SlotOrder):
-    """Encircle the unit facing this slot; costs two uses."""
+    """The unit's judged troops add both neighbours' this round; costs two uses."""
 
     type: Literal["encircle"]
 
 
 class StandFirmOrder(_SlotOrder):
-    """Damage to this slot's unit is halved; not two rounds in a row (TB-14)."""
+    """Damage to this unit from the facing one is halved; not two rounds in a row (TB-14)."""
 
     type: Literal["stand_firm"]
 
 
 class SpyOrder(_Order):
-    """Learn the opponent's hidden orders of the next round."""
+    """Next round, every hidden order of the other side is shown to you as it is given."""
 
     type: Literal["spy"]
 
 
 class SeeThroughOrder(_Order):
-    """Name a battle-phase order type: the opponent's orders of that type are voided."""
+    """Name a battle-phase order type: the other side's orders of that type are voided."""
 
     type: Literal["see_through"]
     order_type: SeeThroughTarget
