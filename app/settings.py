@@ -47,9 +47,6 @@ class Settings(BaseSettings):
         description="A delivery being sent that is not recorded within this time is "
         "presumed lost with its worker and sent again (at most one duplicate).",
     )
-    publish_allow_private_urls: bool = Field(
-        False, description="Allow channel URLs on private or loopback addresses (tests, LAN)."
-    )
     public_url: str | None = Field(
         None,
         description="This service's public address (e.g. https://host), for the "
@@ -57,6 +54,16 @@ class Settings(BaseSettings):
     )
     db_pool_size: int = Field(20, description="Connection pool size (PostgreSQL).")
     db_echo: bool = False
+    secret_key: str | None = Field(
+        None,
+        description="Encrypts channel secrets at rest: a Fernet key or any passphrase. "
+        "Unset: a key file is created beside the SQLite database and reused.",
+    )
+    publish_allow_private_urls: bool = Field(
+        False,
+        description="Allow channel URLs on private, loopback or link-local addresses "
+        "(tests, a forum on the LAN).",
+    )
 
 
 @lru_cache

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import Token, now, run_game
+from app.api.problems import GAME_ACTION, GAME_READ, GAME_WRITE
 from app.models import Game
 from app.publish import service
 from app.rules.types import MAX_DURATION_SECONDS, Identifier, Line, Name, Title, refused_character
@@ -19,6 +20,7 @@ router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["publishing"])
 
 Format = Literal["bbcode", "markdown", "text"]
 MAX_BODY_LENGTH = 200_000  # a long round result in BBCode tables stays well below
+MAX_ROW_ID = 2**31 - 1  # seq and delivery ids are 32-bit integers in the database
 
 
 def _check_body(value: str) -> str:
@@ -105,6 +107,29 @@ class PostOut(BaseModel):
     deliveries: list[DeliveryOut]
 
 
+class RemindersOut(BaseModel):
+    before_seconds: list[int]
+    channel_id: str | None
+
+
+class PublishingOut(BaseModel):
+    review: Literal["always", "never"]
+    auto_publish_after_seconds: int | None
+    language: Literal["zh", "en"]
+    reminders: RemindersOut
+
+
+class Removed(BaseModel):
+    ok: bool
+
+
+class PlayerForumName(BaseModel):
+    id: str
+    name: str
+    side: str | None
+    forum_name: str | None
+
+
 class ChannelOut(BaseModel):
     id: str
     kind: str
@@ -114,7 +139,7 @@ class ChannelOut(BaseModel):
     created_at: str
 
 
-@router.get("/publishing")
+@router.get("/publishing", response_model=PublishingOut, responses=GAME_ACTION)
 async def get_publishing(request: Request, game_id: str, token: Token) -> JSONResponse:
     """The game's publishing settings and reminders."""
 
@@ -124,7 +149,7 @@ async def get_publishing(request: Request, game_id: str, token: Token) -> JSONRe
     return await run_game(request, game_id, token, action)
 
 
-@router.put("/publishing")
+@router.put("/publishing", response_model=PublishingOut, responses=GAME_WRITE)
 async def put_publishing(
     request: Request, game_id: str, body: PublishingSettings, token: Token
 ) -> JSONResponse:
@@ -137,7 +162,7 @@ async def put_publishing(
     return await run_game(request, game_id, token, action)
 
 
-@router.put("/reminders")
+@router.put("/reminders", response_model=RemindersOut, responses=GAME_WRITE)
 async def put_reminders(
     request: Request, game_id: str, body: Reminders, token: Token
 ) -> JSONResponse:
@@ -151,7 +176,7 @@ async def put_reminders(
     return await run_game(request, game_id, token, action)
 
 
-@router.post("/channels", status_code=201, response_model=ChannelOut)
+@router.post("/channels", status_code=201, response_model=ChannelOut, responses=GAME_WRITE)
 async def create_channel(
     request: Request, game_id: str, body: NewChannel, token: Token
 ) -> JSONResponse:
@@ -174,7 +199,7 @@ async def create_channel(
     return await run_game(request, game_id, token, action, status_code=201, idempotent=True)
 
 
-@router.get("/channels", response_model=list[ChannelOut])
+@router.get("/channels", response_model=list[ChannelOut], responses=GAME_ACTION)
 async def list_channels(request: Request, game_id: str, token: Token) -> JSONResponse:
     """The game's channels (secrets redacted)."""
 
@@ -184,7 +209,7 @@ async def list_channels(request: Request, game_id: str, token: Token) -> JSONRes
     return await run_game(request, game_id, token, action, lock=False)
 
 
-@router.delete("/channels/{channel_id}")
+@router.delete("/channels/{channel_id}", response_model=Removed, responses=GAME_ACTION)
 async def delete_channel(
     request: Request, game_id: str, channel_id: str, token: Token
 ) -> JSONResponse:
@@ -196,12 +221,12 @@ async def delete_channel(
     return await run_game(request, game_id, token, action)
 
 
-@router.get("/posts", response_model=list[PostOut])
+@router.get("/posts", response_model=list[PostOut], responses=GAME_READ)
 async def list_posts(
     request: Request,
     game_id: str,
     token: Token,
-    after: int = Query(0, ge=0, description="Only posts with a higher seq"),
+    after: int = Query(0, ge=0, le=MAX_ROW_ID, description="Only posts with a higher seq"),
     limit: int = Query(200, ge=1, le=1000),
 ) -> JSONResponse:
     """Posts in seq order: the director sees all, everyone else the published ones."""
@@ -212,7 +237,7 @@ async def list_posts(
     return await run_game(request, game_id, token, action, lock=False)
 
 
-@router.patch("/posts/{post_id}", response_model=PostOut)
+@router.patch("/posts/{post_id}", response_model=PostOut, responses=GAME_WRITE)
 async def edit_post(
     request: Request, game_id: str, post_id: str, body: EditPost, token: Token
 ) -> JSONResponse:
@@ -227,7 +252,7 @@ async def edit_post(
     return await run_game(request, game_id, token, action)
 
 
-@router.post("/posts/{post_id}/approve", response_model=PostOut)
+@router.post("/posts/{post_id}/approve", response_model=PostOut, responses=GAME_ACTION)
 async def approve_post(request: Request, game_id: str, post_id: str, token: Token) -> JSONResponse:
     """Publish a post awaiting review now."""
 
@@ -237,7 +262,7 @@ async def approve_post(request: Request, game_id: str, post_id: str, token: Toke
     return await run_game(request, game_id, token, action)
 
 
-@router.post("/posts/{post_id}/discard", response_model=PostOut)
+@router.post("/posts/{post_id}/discard", response_model=PostOut, responses=GAME_ACTION)
 async def discard_post(request: Request, game_id: str, post_id: str, token: Token) -> JSONResponse:
     """Never publish a post awaiting review (published: give up its failed deliveries)."""
 
@@ -247,7 +272,7 @@ async def discard_post(request: Request, game_id: str, post_id: str, token: Toke
     return await run_game(request, game_id, token, action)
 
 
-@router.post("/posts/{post_id}/retry", response_model=PostOut)
+@router.post("/posts/{post_id}/retry", response_model=PostOut, responses=GAME_ACTION)
 async def retry_post(request: Request, game_id: str, post_id: str, token: Token) -> JSONResponse:
     """Send the post's failed deliveries again."""
 
@@ -257,9 +282,16 @@ async def retry_post(request: Request, game_id: str, post_id: str, token: Token)
     return await run_game(request, game_id, token, action)
 
 
-@router.post("/posts/{post_id}/deliveries/{delivery_id}/posted", response_model=PostOut)
+@router.post(
+    "/posts/{post_id}/deliveries/{delivery_id}/posted", response_model=PostOut, responses=GAME_WRITE
+)
 async def mark_posted(
-    request: Request, game_id: str, post_id: str, delivery_id: int, body: Posted, token: Token
+    request: Request,
+    game_id: str,
+    post_id: str,
+    body: Posted,
+    token: Token,
+    delivery_id: int = Path(ge=1, le=MAX_ROW_ID),
 ) -> JSONResponse:
     """Record where the director posted it by hand (manual channel, or after a failure)."""
 
@@ -271,7 +303,7 @@ async def mark_posted(
     return await run_game(request, game_id, token, action)
 
 
-@router.patch("/players/{player_id}")
+@router.patch("/players/{player_id}", response_model=PlayerForumName, responses=GAME_WRITE)
 async def set_forum_name(
     request: Request, game_id: str, player_id: str, body: ForumName, token: Token
 ) -> JSONResponse:

@@ -163,7 +163,10 @@ async def create_channel(
 ) -> dict[str, Any]:
     require_director(principal)
     # Shape, then the private-address guard (which may look names up in DNS: off the loop).
-    valid = await asyncio.to_thread(validate_config, kind, config, allow_private_urls)
+    try:
+        valid = await asyncio.to_thread(validate_config, kind, config, allow_private_urls)
+    except AppError as error:
+        raise _as_problem_errors(error) from None
     channel = ChannelRow(
         id=new_id(),
         game_id=game.id,
@@ -184,6 +187,16 @@ async def create_channel(
         now,
     )
     return channel_json(channel)
+
+
+def _as_problem_errors(error: AppError) -> AppError:
+    """A Problem's ``errors`` are lines of text (API contract): "field: what is wrong"."""
+    found = error.extra.get("errors")
+    if isinstance(found, list):
+        error.extra["errors"] = [
+            f"config.{e['field']}: {e['message']}" if isinstance(e, dict) else str(e) for e in found
+        ]
+    return error
 
 
 async def list_channels(

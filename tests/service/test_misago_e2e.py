@@ -1,18 +1,13 @@
 """A real forum: a whole Team Battle and an island day, played over HTTP, appear in Misago
 threads — read back through Misago's own API and compared with GET /posts.
 
-Misago runs as its own process on PostgreSQL (``tests/support/misago.py``), whichever
+Misago runs as its own process on PostgreSQL (the ``misago_forum`` fixture), whichever
 database the service tests use. Under CI=true a forum that cannot start fails the run; a
 local run without it is skipped with the reason.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from typing import Any
-
-import pytest
 from httpx import AsyncClient
 
 from app.clock import FakeClock
@@ -21,21 +16,7 @@ from app.publish.worker import DeliveryWorker
 from tests.service.helpers import TB_SETTINGS, Game, create_game, ok, tick
 from tests.service.island_helpers import example_text, local, quiet_overrides, run_at
 from tests.service.publish_helpers import posts
-
-
-@pytest.fixture(scope="module")
-def forum() -> Iterator[Any]:
-    harness = pytest.importorskip("tests.support.misago", reason="no Misago harness yet")
-    try:
-        started = harness.start_forum()
-    except harness.MisagoUnavailable as error:
-        if os.environ.get("CI"):
-            pytest.fail(f"the Misago forum is needed under CI: {error}")
-        pytest.skip(f"no Misago forum: {error}")
-    try:
-        yield started
-    finally:
-        started.stop()
+from tests.support.misago import MisagoForum
 
 
 async def deliver_all(client: AsyncClient, clock: FakeClock) -> None:
@@ -51,7 +32,7 @@ async def deliver_all(client: AsyncClient, clock: FakeClock) -> None:
     raise AssertionError("deliveries still pending after 50 rounds of retries")
 
 
-async def thread_of(game: Game, forum: Any) -> list[str]:
+async def thread_of(game: Game, forum: MisagoForum) -> list[str]:
     """The Markdown of every post in the game's Misago thread, in order."""
     (channel,) = ok(await game.get("/channels", "director"))
     thread_id = channel["config"]["thread_id"]  # the first post opened it
@@ -61,7 +42,7 @@ async def thread_of(game: Game, forum: Any) -> list[str]:
         return [p.raw for p in await reader.read_thread(thread_id, with_raw=True)]
 
 
-async def assert_thread_matches_posts(game: Game, forum: Any) -> None:
+async def assert_thread_matches_posts(game: Game, forum: MisagoForum) -> None:
     published = await posts(game, None)
     assert published
     for post in published:
@@ -71,19 +52,19 @@ async def assert_thread_matches_posts(game: Game, forum: Any) -> None:
     assert [r.strip() for r in raws] == [p["bodies"]["markdown"].strip() for p in published]
 
 
-async def misago_channel(game: Game, forum: Any) -> None:
+async def misago_channel(game: Game, forum: MisagoForum) -> None:
     body = {"kind": "misago", "name": "Misago", "config": forum.channel_config()}
     created = ok(await game.post("/channels", "director", body), 201)
     assert created["config"]["password"] != forum.bot.password
 
 
 async def test_a_whole_team_battle_appears_in_a_misago_thread(
-    client: AsyncClient, clock: FakeClock, forum: Any
+    client: AsyncClient, clock: FakeClock, misago_forum: MisagoForum
 ) -> None:
     game = await create_game(client, "team_battle", {**TB_SETTINGS, "dice": "high"})
     for name, side in (("a1", "A"), ("b1", "B")):
         await game.add_player(name, side)
-    await misago_channel(game, forum)
+    await misago_channel(game, misago_forum)
     await game.start()
     await game.order("a1", {"type": "deploy", "troops": [26, 1, 1, 1, 1]})
     await game.order("b1", {"type": "deploy", "troops": [6, 6, 6, 6, 6]})
@@ -99,17 +80,17 @@ async def test_a_whole_team_battle_appears_in_a_misago_thread(
     await deliver_all(client, clock)
     kinds = [p["kind"] for p in await posts(game, None)]
     assert kinds[0] == "game_started" and "game_finished" in kinds
-    await assert_thread_matches_posts(game, forum)
+    await assert_thread_matches_posts(game, misago_forum)
 
 
 async def test_an_island_day_appears_in_a_misago_thread(
-    client: AsyncClient, clock: FakeClock, forum: Any
+    client: AsyncClient, clock: FakeClock, misago_forum: MisagoForum
 ) -> None:
     clock.set(local(1, 8))
     game = await create_game(client, "island", quiet_overrides(), scenario=example_text())
     for name in ("ann", "bob", "cat", "dan", "eve", "fay"):
         await game.add_player(name)
-    await misago_channel(game, forum)
+    await misago_channel(game, misago_forum)
     clock.set(local(1, 9))
     await game.start()
     # Whatever the rules make of these, the day's public report must reach the thread.
@@ -119,4 +100,4 @@ async def test_an_island_day_appears_in_a_misago_thread(
     await deliver_all(client, clock)
     kinds = [p["kind"] for p in await posts(game, None)]
     assert "daily_report" in kinds
-    await assert_thread_matches_posts(game, forum)
+    await assert_thread_matches_posts(game, misago_forum)
