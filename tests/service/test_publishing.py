@@ -338,3 +338,24 @@ async def test_the_renderer_gets_exactly_the_public_events_with_their_public_num
     assert [(e.seq, e.kind, e.data) for e in seen] == [
         (e["seq"], e["kind"], e["data"]) for e in public
     ]
+
+
+async def test_posts_awaiting_review_still_publish_themselves_after_the_game_ends(
+    client: AsyncClient, clock: FakeClock
+) -> None:
+    """Finishing stops the game's clocks, not the auto-publish of its last posts."""
+    game = await team_battle(client, {"dice": "high"})
+    # Longer than a phase: posts of earlier phases are still waiting when the game ends.
+    body = {"review": "always", "auto_publish_after_seconds": 7200}
+    ok(await game.put("/publishing", "director", body))
+    await game.order("a1", {"type": "deploy", "troops": [26, 1, 1, 1, 1]})
+    await game.order("b1", {"type": "deploy", "troops": [6, 6, 6, 6, 6]})
+    for _ in range(3):
+        await tick(client, clock, 3600)
+    assert (await game.summary())["status"] == "finished"
+    waiting = [p for p in await posts(game) if p["status"] == "awaiting_review"]
+    assert len({p["created_at"] for p in waiting}) > 1  # made in different phases
+    await tick(client, clock, 7200)
+    after = await posts(game)
+    assert "game_finished" in [p["kind"] for p in after]
+    assert all(p["status"] == "published" for p in after)
