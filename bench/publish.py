@@ -159,7 +159,12 @@ async def setup(url: str, count: int, sinks: tuple[Sink, Sink]) -> float:
 
 
 def spawn_delivery(url: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DATABASE_URL": url, "PUBLISH_LEASE_SECONDS": "5"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "PUBLISH_LEASE_SECONDS": "5",
+        "PUBLISH_ALLOW_PRIVATE_URLS": "true",  # the receiver listens on 127.0.0.1
+    }
     command = [sys.executable, "-m", "app", "publish-worker"]
     return subprocess.Popen(command, cwd=ROOT, env=env)
 
@@ -286,6 +291,8 @@ async def bare_loop(bodies: list[dict[str, Any]], in_flight: int) -> tuple[float
 
 
 def main() -> None:
+    # Channel secrets are sealed here and opened by the delivery process: one key for both.
+    os.environ.setdefault("SECRET_KEY", "bench-publish-secret-key")
     parser = argparse.ArgumentParser(description="1,000 phase closes published to webhooks")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--keep-db", action="store_true")
