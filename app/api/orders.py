@@ -9,32 +9,60 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import Token, now, run_game
+from app.api.schemas import TextOrders
+from app.errors import prefers_english
 from app.models import Game
 from app.services import orders as orders_service
+from app.services import text_orders
 from app.services.auth import Principal
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["orders"])
 
 OrderBody = Body(
     ...,
-    examples=[{"type": "deploy", "troops": [4, 7, 8, 6, 5]}, {"type": "retreat", "slot": 2}],
-    description="An order of the game's ruleset (see API.md)",
+    examples=[
+        {"type": "deploy", "troops": [4, 7, 8, 6, 5]},
+        {"type": "retreat", "slot": 2},
+        {"text": "调兵 3号位到2号位 4人"},
+    ],
+    description="An order of the game's ruleset (see API.md), or one order in words: "
+    '{"text": "..."}',
 )
+
+
+def _english(request: Request) -> bool:
+    return prefers_english(request.headers.get("accept-language"))
 
 
 @router.post("/orders", status_code=201)
 async def submit_order(
     request: Request, game_id: str, token: Token, body: dict[str, Any] = OrderBody
 ) -> JSONResponse:
-    """Submit an order for yourself (or your side)."""
+    """Submit an order for yourself (or your side), as JSON or in words."""
+    english = _english(request)
     if request.app.state.settings.order_batching and "Idempotency-Key" not in request.headers:
-        order = await request.app.state.batcher.submit(game_id, token, body)
+        order = await request.app.state.batcher.submit(game_id, token, body, english)
         return JSONResponse(order, status_code=201)  # already plain JSON values
 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
-        return await orders_service.submit_order(session, game, principal, body, now(request))
+        return await orders_service.submit_order(
+            session, game, principal, body, now(request), english
+        )
 
     return await run_game(request, game_id, token, action, status_code=201, idempotent=True)
+
+
+@router.post("/orders/parse")
+async def parse_orders(
+    request: Request, game_id: str, token: Token, body: TextOrders
+) -> JSONResponse:
+    """Read orders written in words and say how they were understood; changes nothing."""
+    english = _english(request)
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await text_orders.parse(session, game, principal, body.text, english)
+
+    return await run_game(request, game_id, token, action, lock=False)
 
 
 @router.get("/orders")
