@@ -41,7 +41,7 @@ from app.rules.types import Text
 FUZZY_MATCH_THRESHOLD = 80
 AMBIGUITY_MARGIN = 10
 # Names scoring at least this are offered as candidates when a guess is not taken.
-CANDIDATE_FLOOR = 60
+CANDIDATE_FLOOR = 50
 MAX_CANDIDATES = 5
 # Longer texts are refused before parsing (a forum post of orders is a few lines).
 MAX_TEXT_CHARS = 2000
@@ -128,8 +128,21 @@ def chinese_number(text: str) -> int:
     return total + current
 
 
+_EN_NUMBERS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
+
+
 def to_int(token: str) -> int:
-    return int(token) if token.isascii() else chinese_number(token)
+    """An Arabic, Chinese or (up to twelve) English number."""
+    if token.isdigit() and token.isascii():
+        return int(token)
+    if token in _EN_NUMBERS:
+        return _EN_NUMBERS[token]
+    return chinese_number(token)
 
 
 # --- names -------------------------------------------------------------------------------
@@ -198,7 +211,8 @@ class Lookup:
         found = self._choose(by_sound)
         if found is not None:
             return found
-        ranked = sorted(scores.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        order = {thing_id: n for n, thing_id in enumerate(self.things)}
+        ranked = sorted(scores.items(), key=lambda kv: (-kv[1][0], order[kv[0]]))
         if ranked:
             best_id, (best, _) = ranked[0]
             runner_up = ranked[1][1][0] if len(ranked) > 1 else -1.0
@@ -237,16 +251,18 @@ def _han(text: str) -> int:
 def similarity(typed: str, name: str) -> tuple[float, bool]:
     """How alike a typed name and a real one are (0-100), and whether they sound the same.
 
-    Sound counts only where it can be trusted: the same number of Chinese characters
-    (张叁 for 张三, a homophone picked from the input method), or Latin letters typed for a
-    Chinese name (zhang san, zhangsna). A part of a name (张 for 张三) is compared as
-    written, so it stays a question between 张三 and 张四."""
+    Sound is trusted only where it can be: the same number of Chinese characters (张叁 for
+    张三, a homophone picked from the input method), or Latin letters typed for a Chinese
+    name (zhang san, zhangsna: then its pinyin is what is compared). A part of a name (张
+    for 张三) is compared as written, so it stays a question between 张三 and 张四."""
     score = fuzz.ratio(typed, name)
     typed_han, name_han = _han(typed), _han(name)
-    if name_han and (typed_han == name_han or (typed_han == 0 and typed.isascii())):
-        typed_sound, name_sound = pinyin_of(typed), pinyin_of(name)
-        return max(score, fuzz.ratio(typed_sound, name_sound)), typed_sound == name_sound
-    return score, False
+    if not name_han:
+        return score, False
+    if typed_han == 0 and typed.isascii():
+        sound = pinyin_of(name)
+        return max(score, fuzz.ratio(typed, sound)), typed == sound
+    return score, typed_han == name_han and pinyin_of(typed) == pinyin_of(name)
 
 
 # --- the problem: words not understood -----------------------------------------------------
@@ -390,9 +406,28 @@ class TextGrammar:
         if not text.text.strip(" \n;,、。!?"):
             raise not_understood([])
         try:
-            return parser.parse(text.text)
+            tree = parser.parse(text.text)
         except UnexpectedInput as error:
             raise explain(parser, text, error) from None
+        _refuse_split_names(tree, text, extra or {})
+        return tree
+
+
+def _refuse_split_names(tree: Tree[Token], text: Normalized, extra: Mapping[str, str]) -> None:
+    """A reading that guesses two names out of one real name ("给李四" as 给 + 李 + 四) has
+    cut a word in half: the order is unfinished, not two strangers."""
+    guesses = [(t.start_pos or 0, t.end_pos or 0) for t in tokens(tree) if t.type == "GUESS"]
+    if not guesses:
+        return
+    for rx in extra.values():
+        for match in re.finditer(rx, text.text):
+            start, end = match.span()
+            inside = [g for g in guesses if g[0] < end and start < g[1]]
+            if inside and not any(g[0] <= start and end <= g[1] for g in inside):
+                problems = Problems()
+                clause = _clause_around(text.text, start)
+                problems.partial(text.source(*clause))
+                raise problems.violation()
 
 
 def _read(package: str, filename: str) -> str:
@@ -538,7 +573,7 @@ def subtrees(tree: Tree[Token], name: str) -> list[Tree[Token]]:
 
 
 def number(tree: Tree[Token] | Token) -> int:
-    token = tree if isinstance(tree, Token) else first(tree, "NUM", "CN_NUM")
+    token = tree if isinstance(tree, Token) else first(tree, "NUM", "CN_NUM", "EN_NUM")
     assert token is not None
     return to_int(str(token))
 

@@ -130,10 +130,11 @@ def _deploy(node: Tree[Token], source: Normalized, problems: Problems) -> JSON |
         return {"type": "deploy", "troops": [number(t) for t in subtrees(node, "troops")]}
     placed: dict[int, int] = {}
     for entry in by_slot:
-        slot = _slot(entry)
+        where, troops = [t for t in entry.children if isinstance(t, Tree)]
+        slot = number(where)
         if slot in placed:
             break
-        placed[slot] = number([t for t in entry.children if isinstance(t, Tree)][1])
+        placed[slot] = number(troops)
     else:
         if sorted(placed) == list(range(1, len(placed) + 1)):
             return {"type": "deploy", "troops": [placed[s] for s in sorted(placed)]}
