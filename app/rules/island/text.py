@@ -87,7 +87,8 @@ def text_context(state: JSON, viewer: Viewer) -> TextContext:
     here: tuple[str, ...] = ()
     challenges: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
     player = state["players"].get(viewer.player_id or "")
-    if viewer.role == "player" and player is not None:
+    # Before the start nobody stands anywhere yet: names only.
+    if viewer.role == "player" and player is not None and player["at"] is not None:
         from app.rules.island.view import view
 
         seen = view(state, viewer)
