@@ -40,7 +40,10 @@ async def submit_order(
 ) -> JSONResponse:
     """Submit an order for yourself (or your side), as JSON or in words."""
     english = _english(request)
-    if request.app.state.settings.order_batching and "Idempotency-Key" not in request.headers:
+    # Orders in words take the one-request path: reading them is slower than a JSON order,
+    # and a batch must not wait for it.
+    batched = "Idempotency-Key" not in request.headers and "text" not in body
+    if request.app.state.settings.order_batching and batched:
         order = await request.app.state.batcher.submit(game_id, token, body, english)
         return JSONResponse(order, status_code=201)  # already plain JSON values
 

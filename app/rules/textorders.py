@@ -20,6 +20,7 @@ Parsing reads text only; the rules are checked when an order is submitted.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -43,8 +44,13 @@ AMBIGUITY_MARGIN = 10
 # Names scoring at least this are offered as candidates when a guess is not taken.
 CANDIDATE_FLOOR = 50
 MAX_CANDIDATES = 5
-# Longer texts are refused before parsing (a forum post of orders is a few lines).
-MAX_TEXT_CHARS = 2000
+# Longer texts are refused before parsing: a post of orders is a few lines, and reading
+# costs time (Earley is cubic at worst), so what one text may ask for is bounded.
+MAX_TEXT_CHARS = 400
+# Each sentence (up to a new line, ; 。 ! ?) is read on its own: no order spans one, which
+# keeps reading fast and errors local. A sentence may hold several orders.
+MAX_SENTENCE_CHARS = 60
+MAX_SENTENCES = 12
 # A text order as it arrives: visible text, a few lines at most.
 OrderText = Annotated[Text, Field(min_length=1, max_length=MAX_TEXT_CHARS)]
 
@@ -61,6 +67,10 @@ class Normalized:
     original: str
     text: str
     origin: tuple[int, ...]
+
+    def slice(self, start: int, end: int) -> Normalized:
+        """A part of the text, still pointing back into the whole original."""
+        return Normalized(self.original, self.text[start:end], self.origin[start:end])
 
     def source(self, start: int, end: int) -> str:
         """The original text behind ``text[start:end]``, trimmed."""
@@ -348,8 +358,8 @@ def too_long() -> RuleViolation:
     return RuleViolation(
         "text_too_long",
         None,
-        f"文字太长了（最多{MAX_TEXT_CHARS}个字）。",
-        f"The text is too long (at most {MAX_TEXT_CHARS} characters).",
+        f"文字太长了（最多{MAX_TEXT_CHARS}个字、{MAX_SENTENCES}句）。",
+        f"The text is too long (at most {MAX_TEXT_CHARS} characters, {MAX_SENTENCES} sentences).",
         status=422,
     )
 
@@ -366,13 +376,15 @@ class TextGrammar:
     vocabulary and kept for the next text."""
 
     def __init__(
-        self, package: str, filename: str, cache_size: int = 64, lexer: str = "dynamic_complete"
+        self, package: str, filename: str, cache_size: int = 32, lexer: str = "dynamic_complete"
     ) -> None:
         self._lexer = lexer
         self._package = package
         self._filename = filename
         self._cache: OrderedDict[str, Lark] = OrderedDict()
         self._cache_size = cache_size
+        # The shell may read texts in worker threads; one compiles, the others wait.
+        self._lock = threading.Lock()
 
     @property
     def source(self) -> str:
@@ -381,10 +393,14 @@ class TextGrammar:
     def parser(self, extra: Mapping[str, str] | None = None) -> Lark:
         lines = [f"{name}: /{_lark_regex(rx)}/" for name, rx in sorted((extra or {}).items())]
         key = "\n".join(lines)
-        found = self._cache.get(key)
-        if found is not None:
-            self._cache.move_to_end(key)
-            return found
+        with self._lock:
+            found = self._cache.get(key)
+            if found is not None:
+                self._cache.move_to_end(key)
+                return found
+            return self._compile(key)
+
+    def _compile(self, key: str) -> Lark:
         grammar = self.source + "\n" + key + "\n"
         parser = Lark(
             grammar,
@@ -399,35 +415,69 @@ class TextGrammar:
             self._cache.popitem(last=False)
         return parser
 
-    def parse(self, text: Normalized, extra: Mapping[str, str] | None = None) -> Tree[Token]:
-        """The parse tree, or a 422 naming the words (or the unfinished order) it could
-        not read."""
+    def read(
+        self, text: Normalized, problems: Problems, extra: Mapping[str, str] | None = None
+    ) -> list[tuple[Normalized, Tree[Token]]]:
+        """Each sentence of ``text`` with its parse tree; what cannot be read goes into
+        ``problems`` (the words, or the unfinished order) and the rest is still read, so
+        one answer names every problem."""
         parser = self.parser(extra)
-        if not text.text.strip(" \n;,、。!?"):
+        read: list[tuple[Normalized, Tree[Token]]] = []
+        parts = sentences(text)
+        if len(parts) > MAX_SENTENCES:
+            raise too_long()
+        for sentence in parts:
+            if len(sentence.text) > MAX_SENTENCE_CHARS:
+                start = sentence.source(0, 12) + "…"
+                problems.explain(
+                    start,
+                    f"这一句太长了（最多{MAX_SENTENCE_CHARS}个字），请分句或分行写。",
+                    f"This sentence is too long (at most {MAX_SENTENCE_CHARS} characters): "
+                    "split it with new lines or semicolons.",
+                )
+                continue
+            try:
+                tree = parser.parse(sentence.text)
+            except UnexpectedInput as error:
+                explain(parser, sentence, error, problems)
+                continue
+            if not _split_names(tree, sentence, extra or {}, problems):
+                read.append((sentence, tree))
+        if not read and not problems:
             raise not_understood([])
-        try:
-            tree = parser.parse(text.text)
-        except UnexpectedInput as error:
-            raise explain(parser, text, error) from None
-        _refuse_split_names(tree, text, extra or {})
-        return tree
+        return read
 
 
-def _refuse_split_names(tree: Tree[Token], text: Normalized, extra: Mapping[str, str]) -> None:
+def sentences(text: Normalized) -> list[Normalized]:
+    """The text cut at its strong breaks (new lines, ; 。 ! ?), blank pieces left out."""
+    out: list[Normalized] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text.text):
+        out.append(text.slice(start, match.start()))
+        start = match.end()
+    out.append(text.slice(start, len(text.text)))
+    return [s for s in out if s.text.strip(" ,、")]
+
+
+_SENTENCE_END = re.compile(r"[\n;。!?]+")
+
+
+def _split_names(
+    tree: Tree[Token], text: Normalized, extra: Mapping[str, str], problems: Problems
+) -> bool:
     """A reading that guesses two names out of one real name ("给李四" as 给 + 李 + 四) has
     cut a word in half: the order is unfinished, not two strangers."""
     guesses = [(t.start_pos or 0, t.end_pos or 0) for t in tokens(tree) if t.type == "GUESS"]
     if not guesses:
-        return
+        return False
     for rx in extra.values():
         for match in re.finditer(rx, text.text):
             start, end = match.span()
             inside = [g for g in guesses if g[0] < end and start < g[1]]
             if inside and not any(g[0] <= start and end <= g[1] for g in inside):
-                problems = Problems()
-                clause = _clause_around(text.text, start)
-                problems.partial(text.source(*clause))
-                raise problems.violation()
+                problems.partial(text.source(*_clause_around(text.text, start)))
+                return True
+    return False
 
 
 def _read(package: str, filename: str) -> str:
@@ -440,25 +490,24 @@ def _lark_regex(rx: str) -> str:
     return rx.replace("/", "\\/")
 
 
-# Characters that end a clause when a text is explained piece by piece.
-_CLAUSE_END = re.compile(r"[;,、。!?\n]|然后|并且|and then|then")
+# What ends a clause when a sentence is explained piece by piece.
+_CLAUSE_END = re.compile(r"[,、]|然后|并且|and then|then")
 
 
-def explain(parser: Lark, text: Normalized, error: UnexpectedInput) -> RuleViolation:
-    """Which words of a text that does not parse were not understood: the runs of
+def explain(parser: Lark, text: Normalized, error: UnexpectedInput, problems: Problems) -> None:
+    """Which words of a sentence that does not parse were not understood: the runs of
     characters no word of the grammar covers; failing that, the clause where reading
     stopped (an unfinished order, such as "调兵 3号位")."""
-    problems = Problems()
-    for start, end in uncovered(parser, text.text):
+    unknown = uncovered(parser, text.text)
+    for start, end in unknown:
         problems.word(text.source(start, end))
-    if problems:
-        return problems.violation()
+    if unknown:
+        return
     at = len(text.text)
     if isinstance(error, UnexpectedCharacters) and error.pos_in_stream is not None:
         at = error.pos_in_stream
     start, end = _clause_around(text.text, at)
-    problems.partial(text.source(start, end) or text.original.strip())
-    return problems.violation()
+    problems.partial(text.source(start, end) or text.source(0, len(text.text)))
 
 
 def _clause_around(text: str, at: int) -> tuple[int, int]:

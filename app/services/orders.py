@@ -86,6 +86,18 @@ def _from_text(
     return text_orders.one_order(parsed), parsed
 
 
+async def _read_text(
+    game: Game, principal: Principal, body: dict[str, Any]
+) -> tuple[dict[str, Any], ParsedOrders | None]:
+    """``_from_text`` off the event loop: reading words is CPU work (up to a second for a
+    long, tangled text) that must not hold up other requests."""
+    text = text_orders.text_of(body)
+    if text is None:
+        return body, None
+    parsed = await text_orders.read_in_thread(game, principal, text)
+    return text_orders.one_order(parsed), parsed
+
+
 def prepare_submission(
     game: Game,
     principal: Principal,
@@ -93,16 +105,18 @@ def prepare_submission(
     now: datetime,
     deadline_passed: bool,
     english: bool = False,
+    parsed: ParsedOrders | None = None,
 ) -> tuple[StepWrite, dict[str, Any]]:
     """Check and apply one order submission in memory; ``persist_steps`` writes it.
     The order row is written with the step, with the status the rules gave it: an order
     is acknowledged only once that transaction has committed. A text order is read first
-    and then takes exactly the same path."""
+    (or was, giving ``parsed``) and then takes exactly the same path."""
     player = require_player(principal)
     require_running(game)
     if deadline_passed:
         raise _deadline_passed()
-    body, parsed = _from_text(game, principal, body)
+    if parsed is None:
+        body, parsed = _from_text(game, principal, body)
     kind = _order_type(body)
     order_id = new_id()
     write = compute_step(
@@ -138,7 +152,14 @@ async def submit_order(
     english: bool = False,
 ) -> dict[str, Any]:
     passed = await deadline_due(session, game, now)
-    write, order = prepare_submission(game, principal, body, now, passed, english)
+    parsed = None
+    if "text" in body:  # the game's state and the caller first, then the words
+        require_player(principal)
+        require_running(game)
+        if passed:
+            raise _deadline_passed()
+        body, parsed = await _read_text(game, principal, body)
+    write, order = prepare_submission(game, principal, body, now, passed, english, parsed)
     await persist_steps(session, [write])
     return order_view(order, write.outcome.reply)
 
@@ -175,7 +196,7 @@ async def revise_order(
 ) -> dict[str, Any]:
     await require_accepting(session, game, now)
     row = await _own_order(session, game, principal, order_id)
-    body, _ = _from_text(game, principal, body)
+    body, _ = await _read_text(game, principal, body)
     kind = _order_type(body)
     outcome = await run_step(
         session, game, STEP_REVISE, principal.actor, {"order_id": order_id, "order": body}, now

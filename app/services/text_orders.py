@@ -8,6 +8,7 @@ normal submission path, so every rule check, receipt and event is the same as fo
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -56,6 +57,13 @@ def read(game: Game, principal: Principal, text: str, state: JSON | None = None)
         raise AppError.from_violation(violation) from None
 
 
+async def read_in_thread(
+    game: Game, principal: Principal, text: str, state: JSON | None = None
+) -> ParsedOrders:
+    """``read`` in a worker thread: the event loop keeps serving while words are read."""
+    return await asyncio.to_thread(read, game, principal, text, state)
+
+
 def echo(parsed: ParsedOrders, english: bool) -> str:
     return parsed.echo_en if english else parsed.echo_zh
 
@@ -87,5 +95,5 @@ async def parse(
         ruleset = get_ruleset(game.ruleset)
         settings = ruleset_settings(ruleset, game.settings)
         state = ruleset.initial_state(settings, roster_players(await roster(session, game)))
-    parsed = read(game, principal, text, state)
+    parsed = await read_in_thread(game, principal, text, state)
     return {"orders": parsed.orders, "echo": echo(parsed, english)}

@@ -159,14 +159,16 @@ def parse_orders(text: str, context: TextContext) -> ParsedOrders:
     if len(text) > MAX_TEXT_CHARS:
         raise too_long()
     source = normalize(text)
-    tree = GRAMMAR.parse(source, vocabulary(context))
-    reader = _Reader(context, source, Problems())
+    problems = Problems()
+    reader = _Reader(context, source, problems)
     orders: list[JSON] = []
-    for node in tree.children:
-        if isinstance(node, Tree):
-            orders.extend(_order(node, reader))
-    if reader.problems:
-        raise reader.problems.violation()
+    for sentence, tree in GRAMMAR.read(source, problems, vocabulary(context)):
+        reader.source = sentence
+        for node in tree.children:
+            if isinstance(node, Tree):
+                orders.extend(_order(node, reader))
+    if problems:
+        raise problems.violation()
     orders = [drop_defaults(o, DEFAULTS) for o in orders]
     zh, en = join_echo([echo(o, context) for o in orders])
     return ParsedOrders(orders=orders, echo_zh=zh, echo_en=en)

@@ -47,15 +47,14 @@ def text_context(state: JSON, viewer: Viewer) -> TextContext:
 def parse_orders(text: str, context: TextContext) -> ParsedOrders:
     if len(text) > MAX_TEXT_CHARS:
         raise too_long()
-    source = normalize(text)
-    tree = GRAMMAR.parse(source)
     problems = Problems()
     orders: list[JSON] = []
-    for node in tree.children:
-        if isinstance(node, Tree):
-            body = _order(node, source, problems)
-            if body is not None:
-                orders.append(drop_defaults(body, DEFAULTS))
+    for sentence, tree in GRAMMAR.read(normalize(text), problems):
+        for node in tree.children:
+            if isinstance(node, Tree):
+                body = _order(node, sentence, problems)
+                if body is not None:
+                    orders.append(drop_defaults(body, DEFAULTS))
     if problems:
         raise problems.violation()
     orders = merge_adjacent(orders, "deploy", "troops")
@@ -101,7 +100,7 @@ def _troops(node: Tree[Token]) -> int:
 
 def _order(node: Tree[Token], source: Normalized, problems: Problems) -> JSON | None:
     kind = node.data
-    if kind == "deploy":
+    if kind in ("deploy", "bare_deploy"):
         return _deploy(node, source, problems)
     if kind == "move":
         src, dst = (number(s) for s in subtrees(node, "slot"))

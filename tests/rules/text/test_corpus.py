@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.rules.base import Named, ParsedOrders, RuleViolation, TextContext
 from app.rules.island import text as island_text
@@ -150,3 +152,77 @@ def test_team_battle_expectations_are_well_formed_orders(
     for body in expected:
         _, clean = parse_order(body)
         assert drop_defaults(clean, tb_text.DEFAULTS) == drop_defaults(body, tb_text.DEFAULTS)
+
+
+# --- any text at all: an answer, never a crash ------------------------------------------------
+PIECES = {
+    "team_battle": [
+        "反击",
+        "2",
+        "号位",
+        "调兵",
+        "3→2",
+        "4人",
+        "，",
+        "；",
+        " ",
+        "聚集",
+        "左2",
+        "识破",
+        "撤退",
+        "部署",
+        "4 7 8 6 5",
+        "第三格",
+        "兵力",
+        "十一",
+        "敌方",
+        "侦察",
+        "吧",
+        "啊",
+        "x",
+        "slot",
+    ],
+    "island": [
+        "左移",
+        "并",
+        "暗杀",
+        "张三",
+        "李四",
+        "，",
+        "；",
+        " ",
+        "给",
+        "长矛",
+        "2个食物",
+        "pk",
+        "和",
+        "加入",
+        "pk7",
+        "攻方",
+        "打猎",
+        "野猪",
+        "隐藏",
+        "向北",
+        "走",
+        "@",
+        "啊",
+        "zhang",
+        "吃",
+    ],
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_any_text_reads_or_is_refused_with_a_422(data: st.DataObject) -> None:
+    game = data.draw(st.sampled_from(sorted(PIECES)))
+    text = "".join(data.draw(st.lists(st.sampled_from(PIECES[game]), min_size=1, max_size=12)))
+    order_types = TB_ORDER_TYPES if game == "team_battle" else ISLAND_ORDER_TYPES
+    try:
+        parsed = _parse(game, text)
+    except RuleViolation as refused:
+        assert refused.status == 422
+        assert refused.code in ("not_understood", "text_too_long")
+        return
+    assert parsed.orders and all(o["type"] in order_types for o in parsed.orders)
+    assert parsed.echo_zh and parsed.echo_en
