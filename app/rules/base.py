@@ -256,9 +256,10 @@ class TextContext:
     from what the viewer may see (so parsing never reveals anything a view would not).
 
     ``roster``: the players who may be named; ``me``: the player typing; ``items`` and
-    ``monsters``: the scenario's items and monsters (island); ``here``: ids of the
-    monsters in the viewer's own cell, preferred when a name fits several;
-    ``challenges``: open PKs the viewer can see, as (id, attackers, defenders)."""
+    ``monsters`` (island): the scenario's items the viewer holds, and its monsters in
+    sight; ``here``: ids of the monsters in the viewer's own cell, preferred when a name
+    fits several; ``challenges``: open PKs the viewer can see, as (id, attackers,
+    defenders)."""
 
     roster: tuple[Named, ...] = ()
     me: str | None = None

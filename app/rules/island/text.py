@@ -2,7 +2,7 @@
 
 "左移并暗杀张三" → ``{"type": "assassinate", "target": "<张三's id>", "path": ["left"]}``
 (IS-22), echoed "暗杀：张三（先向左移动）". Names are looked up in what the player may
-see: the roster, the scenario's items and monsters, the PKs in sight. Pure: reads text
+see: the roster, the items they hold, the monsters and PKs in sight. Pure: reads text
 only; whether an order is allowed now is for the rules when it is submitted.
 """
 
@@ -72,42 +72,48 @@ NAMES: dict[str, tuple[str, str]] = {
 
 
 def text_context(state: JSON, viewer: Viewer) -> TextContext:
-    """The roster, the scenario's items and resident monsters, and from the viewer's own
-    view the monsters in their cell and the PKs they can see."""
+    """What a player may name, and only what their own view shows (IS-55): the roster
+    (public), food and the items they hold, the resident monsters in sight (those in their
+    own cell preferred), the PKs in sight. So reading a text never tells a player that a
+    monster or an item exists beyond what they could see anyway."""
     s = settings_of(state)
     roster = tuple(Named(pid, (state["players"][pid]["name"],)) for pid in state["player_order"])
-    items = tuple(
-        Named(item_id, (item.name, item_id) if item.name else (item_id,))
-        for item_id, item in s.items.items()
-    )
-    monsters = tuple(
-        Named(m.id, tuple(n for n in (s.monster_kinds[m.kind].name, m.kind, m.id) if n))
-        for m in s.monsters
-    )
-    here: tuple[str, ...] = ()
-    challenges: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
     player = state["players"].get(viewer.player_id or "")
-    # Before the start nobody stands anywhere yet: names only.
-    if viewer.role == "player" and player is not None and player["at"] is not None:
-        from app.rules.island.view import view
+    if viewer.role != "player" or player is None or player["at"] is None:
+        # Before the start nobody holds or sees anything yet: names only.
+        return TextContext(roster=roster, me=viewer.player_id, items=(FOOD,))
+    from app.rules.island.view import view
 
-        seen = view(state, viewer)
-        position = seen.get("position")
-        for cell in seen.get("visible_cells", []):
-            if cell["at"] == position:
-                here = tuple(m["id"] for m in cell["monsters"])
-        challenges = tuple(
-            (c["id"], tuple(c["attackers"]), tuple(c["defenders"]))
-            for c in seen.get("challenges", [])
-        )
+    seen = view(state, viewer)
+    held = sorted({*seen["inventory"], *([seen["equipped"]] if seen["equipped"] else [])})
+    items = tuple(
+        _named(item_id, s.items[item_id].name if item_id in s.items else "") for item_id in held
+    )
+    kinds = {m.id: m.kind for m in s.monsters}
+    monsters: list[Named] = []
+    here: list[str] = []
+    for cell in seen["visible_cells"]:
+        for m in cell["monsters"]:
+            kind = kinds.get(m["id"], m["kind"])
+            kind_name = s.monster_kinds[kind].name if kind in s.monster_kinds else ""
+            monsters.append(Named(m["id"], tuple(n for n in (kind_name, kind, m["id"]) if n)))
+            if cell["at"] == seen["position"]:
+                here.append(m["id"])
+    challenges = tuple(
+        (c["id"], tuple(c["attackers"]), tuple(c["defenders"])) for c in seen["challenges"]
+    )
     return TextContext(
         roster=roster,
         me=viewer.player_id,
         items=(FOOD, *items),
-        monsters=monsters,
-        here=here,
+        monsters=tuple(monsters),
+        here=tuple(here),
         challenges=challenges,
     )
+
+
+def _named(thing_id: str, name: str) -> Named:
+    return Named(thing_id, (name, thing_id) if name else (thing_id,))
 
 
 @dataclass
