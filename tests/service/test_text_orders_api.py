@@ -123,13 +123,22 @@ async def test_words_take_the_same_path_as_json(client: AsyncClient) -> None:
         return sorted(str((o["type"], o["side"], o["status"], o["body"])) for o in orders)
 
     def events(log: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-        ids = ("order_id", "by")  # random per game
+        ids = ("order_id", "by", "receipts")  # random, or salted, per game
         return [(e["kind"], {k: v for k, v in e["data"].items() if k not in ids}) for e in log]
 
     words_orders, words_events, _ = await everything(in_words)
     json_orders, json_events, _ = await everything(as_json)
     assert rows(words_orders) == rows(json_orders)
     assert events(words_events) == events(json_events)
+
+
+async def test_an_order_is_revised_with_words(client: AsyncClient) -> None:
+    game = await team_battle(client)
+    order = await game.order("a1", {"type": "deploy", "troops": [6, 6, 6, 6, 6]})
+    revised = ok(await game.put(f"/orders/{order['id']}", "a2", {"text": "部署 4 7 8 6 5"}))
+    assert revised["body"] == {"type": "deploy", "troops": [4, 7, 8, 6, 5]}
+    history = ok(await game.get(f"/orders/{order['id']}/history", "a1"))
+    assert [h["body"] for h in history if h["action"] == "revise"] == [revised["body"]]
 
 
 async def test_a_text_with_several_orders_is_refused_whole(client: AsyncClient) -> None:
