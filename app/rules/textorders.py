@@ -6,12 +6,13 @@ the order bodies ``POST /orders`` takes. What they share lives here:
 
 - :func:`normalize`: NFKC (full-width → ASCII), lower case, one space for many, with a map
   back to the original text so an error quotes the player's own words;
-- :func:`to_int`: Arabic and Chinese numerals (一…九十九, 两, 〇, 零);
+- :func:`to_int`: Arabic, full-width, Chinese (一…九十九, 两, 〇, 零) and English numerals;
 - :class:`Lookup`: names (players, items, monsters) matched exactly, then by pinyin, then
   fuzzily above :data:`FUZZY_MATCH_THRESHOLD`; otherwise the player is asked, with the
   candidates;
-- :class:`TextGrammar`: compiles a grammar once per vocabulary (a game's roster and
-  scenario add terminals) and explains a text it cannot read by naming the words;
+- :class:`TextGrammar`: compiles a grammar once per vocabulary (a game's names add
+  terminals), reads a text sentence by sentence, and explains what it cannot read by
+  naming the words;
 - :func:`not_understood`: the 422 problem, ``unknown`` words and name ``candidates``.
 
 Parsing reads text only; the rules are checked when an order is submitted.
@@ -22,8 +23,9 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Annotated, Any
@@ -576,22 +578,22 @@ def _is_word_char(char: str) -> bool:
     return unicodedata.category(char).startswith("L")
 
 
-_SCANNERS: dict[int, list[re.Pattern[str]]] = {}
+# One word list per compiled grammar, gone with it (a grammar may leave the cache).
+_SCANNERS: weakref.WeakKeyDictionary[Lark, list[re.Pattern[str]]] = weakref.WeakKeyDictionary()
+_SCANNERS_LOCK = threading.Lock()
 
 
 def _scanner(parser: Lark) -> list[re.Pattern[str]]:
-    key = id(parser)
-    found = _SCANNERS.get(key)
-    if found is None:
-        found = [
-            re.compile(t.pattern.to_regexp())
-            for t in parser.terminals
-            if t.name not in _SOFT_TERMINALS and t.pattern.max_width > 0
-        ]
-        if len(_SCANNERS) > 256:
-            _SCANNERS.clear()
-        _SCANNERS[key] = found
-    return found
+    with _SCANNERS_LOCK:
+        found = _SCANNERS.get(parser)
+        if found is None:
+            found = [
+                re.compile(t.pattern.to_regexp())
+                for t in parser.terminals
+                if t.name not in _SOFT_TERMINALS and t.pattern.max_width > 0
+            ]
+            _SCANNERS[parser] = found
+        return found
 
 
 # --- trees -> bodies --------------------------------------------------------------------------
@@ -649,6 +651,3 @@ def merge_adjacent(orders: list[JSON], kind: str, key: str) -> list[JSON]:
 def join_echo(pieces: Sequence[tuple[str, str]]) -> tuple[str, str]:
     """Several orders' echoes as one line each language."""
     return "；".join(zh for zh, _ in pieces), "; ".join(en for _, en in pieces)
-
-
-Resolver = Callable[[str], "str | Guess"]
