@@ -101,6 +101,11 @@ def normalize(text: str) -> Normalized:
     while out and out[-1] == " ":
         out.pop()
         origin.pop()
+    # "first-strike", "flare_gun": a hyphen or underscore inside a Latin word is a space.
+    for i in range(1, len(out) - 1):
+        if out[i] in "-_" and out[i - 1].isascii() and out[i - 1].isalpha():
+            if out[i + 1].isascii() and out[i + 1].isalpha():
+                out[i] = " "
     return Normalized(text, "".join(out), tuple(origin))
 
 
@@ -377,10 +382,7 @@ class TextGrammar:
     (``extra`` maps a terminal name to a regular expression), compiled once per
     vocabulary and kept for the next text."""
 
-    def __init__(
-        self, package: str, filename: str, cache_size: int = 32, lexer: str = "dynamic_complete"
-    ) -> None:
-        self._lexer = lexer
+    def __init__(self, package: str, filename: str, cache_size: int = 32) -> None:
         self._package = package
         self._filename = filename
         self._cache: OrderedDict[str, Lark] = OrderedDict()
@@ -407,7 +409,9 @@ class TextGrammar:
         parser = Lark(
             grammar,
             parser="earley",
-            lexer=self._lexer,
+            # Every length of every word is tried: "4个兵力" is 4 + 个 + 兵力, though 个兵
+            # is a word too.
+            lexer="dynamic_complete",
             ambiguity="resolve",
             propagate_positions=True,
             import_paths=[FromPackageLoader("app.rules", ("",))],

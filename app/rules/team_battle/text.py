@@ -27,7 +27,7 @@ from app.rules.textorders import (
     too_long,
 )
 
-GRAMMAR = TextGrammar("app.rules.team_battle", "orders.lark", lexer="dynamic")
+GRAMMAR = TextGrammar("app.rules.team_battle", "orders.lark")
 
 # Optional fields and the value that means the same as leaving them out (TB-40, TB-47).
 DEFAULTS: dict[str, dict[str, object]] = {
