@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.api import director, games, orders
+from app.api import director, games, openapi, orders
 from app.clock import Clock, SystemClock
 from app.db import make_engine, make_sessionmaker
 from app.errors import AppError, prefers_english, problem
@@ -134,6 +134,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(orders.router)
     app.include_router(games.router)
     app.include_router(director.router)
+    openapi.install(app)
     return app
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.api.bodies import OrderBody
 from app.api.deps import Token, now, run_game
+from app.api.problems import GAME_ACTION, GAME_WRITE, problems
+from app.api.responses import Order, OrderRevision, ParsedText, Ready
 from app.api.schemas import TextOrders
 from app.errors import prefers_english
 from app.models import Game
@@ -18,25 +21,27 @@ from app.services.auth import Principal
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["orders"])
 
-OrderBody = Body(
-    ...,
-    examples=[
-        {"type": "deploy", "troops": [4, 7, 8, 6, 5]},
-        {"type": "retreat", "slot": 2},
-        {"text": "调兵 3号位到2号位 4人"},
-    ],
-    description="An order of the game's ruleset (see API.md), or one order in words: "
-    '{"text": "..."}',
-)
+Submitted = Annotated[
+    OrderBody,
+    Body(
+        examples=[
+            {"type": "deploy", "troops": [4, 7, 8, 6, 5]},
+            {"type": "retreat", "slot": 2},
+            {"text": "调兵 3号位到2号位 4人"},
+        ],
+        description="An order of the game's ruleset, by its `type`; or exactly one order "
+        'in words, `{"text": "..."}` (read as `POST /orders/parse` reads it).',
+    ),
+]
 
 
 def _english(request: Request) -> bool:
     return prefers_english(request.headers.get("accept-language"))
 
 
-@router.post("/orders", status_code=201)
+@router.post("/orders", status_code=201, response_model=Order, responses=GAME_WRITE)
 async def submit_order(
-    request: Request, game_id: str, token: Token, body: dict[str, Any] = OrderBody
+    request: Request, game_id: str, token: Token, body: Submitted
 ) -> JSONResponse:
     """Submit an order for yourself (or your side), as JSON or in words."""
     english = _english(request)
@@ -55,7 +60,11 @@ async def submit_order(
     return await run_game(request, game_id, token, action, status_code=201, idempotent=True)
 
 
-@router.post("/orders/parse")
+@router.post(
+    "/orders/parse",
+    response_model=ParsedText,
+    responses=problems(400, 401, 403, 404, 413, 422, 503),
+)
 async def parse_orders(
     request: Request, game_id: str, token: Token, body: TextOrders
 ) -> JSONResponse:
@@ -68,7 +77,7 @@ async def parse_orders(
     return await run_game(request, game_id, token, action, lock=False)
 
 
-@router.get("/orders")
+@router.get("/orders", response_model=list[Order], responses=problems(401, 403, 404, 422, 503))
 async def list_orders(
     request: Request, game_id: str, token: Token, status: str | None = Query(None)
 ) -> JSONResponse:
@@ -80,9 +89,9 @@ async def list_orders(
     return await run_game(request, game_id, token, action, lock=False)
 
 
-@router.put("/orders/{order_id}")
+@router.put("/orders/{order_id}", response_model=Order, responses=GAME_WRITE)
 async def revise_order(
-    request: Request, game_id: str, order_id: str, token: Token, body: dict[str, Any] = OrderBody
+    request: Request, game_id: str, order_id: str, token: Token, body: Submitted
 ) -> JSONResponse:
     """Revise a pending order while the rules allow."""
 
@@ -94,7 +103,7 @@ async def revise_order(
     return await run_game(request, game_id, token, action)
 
 
-@router.delete("/orders/{order_id}")
+@router.delete("/orders/{order_id}", response_model=Order, responses=GAME_ACTION)
 async def withdraw_order(
     request: Request, game_id: str, order_id: str, token: Token
 ) -> JSONResponse:
@@ -106,7 +115,11 @@ async def withdraw_order(
     return await run_game(request, game_id, token, action)
 
 
-@router.get("/orders/{order_id}/history")
+@router.get(
+    "/orders/{order_id}/history",
+    response_model=list[OrderRevision],
+    responses=problems(401, 403, 404, 422, 503),
+)
 async def order_history(
     request: Request, game_id: str, order_id: str, token: Token
 ) -> JSONResponse:
@@ -118,7 +131,7 @@ async def order_history(
     return await run_game(request, game_id, token, action, lock=False)
 
 
-@router.post("/ready")
+@router.post("/ready", response_model=Ready, responses=GAME_ACTION)
 async def ready(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Mark your side done for this phase; it closes early when every side is ready."""
 

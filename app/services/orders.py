@@ -17,8 +17,10 @@ from app.models import (
 )
 from app.publish import receipts
 from app.rules.base import STEP_ORDER, STEP_READY, STEP_REVISE, STEP_WITHDRAW, ParsedOrders
+from app.rules.registry import get_ruleset
 from app.services import text_orders
 from app.services.auth import Principal, new_id, require_known, require_player
+from app.services.bodies import check_order
 from app.services.steps import StepWrite, compute_step, deadline_due, persist_steps, run_step
 
 
@@ -113,11 +115,16 @@ def prepare_submission(
     is acknowledged only once that transaction has committed. A text order is read first
     (or was, giving ``parsed``) and then takes exactly the same path."""
     player = require_player(principal)
+    ruleset = get_ruleset(game.ruleset)
+    in_words = parsed is None and "text" in body
+    if not in_words:
+        check_order(ruleset, body)
     require_running(game)
     if deadline_passed:
         raise _deadline_passed()
-    if parsed is None:
+    if in_words:
         body, parsed = _from_text(game, principal, body)
+        check_order(ruleset, body)
     kind = _order_type(body)
     order_id = new_id()
     write = compute_step(
@@ -207,6 +214,7 @@ async def revise_order(
     await require_accepting(session, game, now)
     row = await _own_order(session, game, principal, order_id)
     body, _ = await _read_text(game, principal, body)
+    check_order(get_ruleset(game.ruleset), body)
     kind = _order_type(body)
     outcome = await run_step(
         session, game, STEP_REVISE, principal.actor, {"order_id": order_id, "order": body}, now

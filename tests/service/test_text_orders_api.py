@@ -203,7 +203,7 @@ async def test_island_names_are_matched_exactly_then_fuzzily_else_asked(
         {"type": "guard", "target": pid(game, "张三")},
         {"type": "give", "to": pid(game, "李四"), "item": "food", "count": 2},
     ]
-    assert read["echo"] == "提防：张三；给予：李四，食物×2"
+    assert read["echo"] == "提防：张三；赠送：李四，食物×2"
     unknown = problem(await parse(game, "王五", "暗杀赵六"), 422, "not_understood")
     assert unknown["unknown"] == ["赵六"]
     assert [c["name"] for c in unknown["candidates"]["赵六"]] == ISLAND_NAMES

@@ -15,6 +15,7 @@ from lark import Token, Tree
 
 from app.rules.base import JSON, Named, ParsedOrders, TextContext, Viewer
 from app.rules.island.core import settings_of
+from app.rules.island.schema import ORDER_NAMES
 from app.rules.textorders import (
     MAX_TEXT_CHARS,
     Guess,
@@ -55,19 +56,19 @@ _DIRECTION_WORDS = {
     "left": ("向左", "left"),
     "right": ("向右", "right"),
 }
-# The order names the echo uses (zh, en).
-NAMES: dict[str, tuple[str, str]] = {
-    "move": ("移动", "Move"),
-    "explore": ("探索", "Explore"),
-    "flee": ("逃跑", "Flee"),
-    "eat": ("吃食物", "Eat"),
-    "hunt": ("打猎", "Hunt"),
-    "pk": ("PK", "PK"),
-    "pk_join": ("加入PK", "Join PK"),
-    "assassinate": ("暗杀", "Assassinate"),
-    "guard": ("提防", "Guard against"),
-    "give": ("给予", "Give"),
-    "equip": ("装备", "Equip"),
+# The English names the echo uses (the Chinese ones are the orders' own, schema.ORDER_NAMES).
+NAMES_EN: dict[str, str] = {
+    "move": "Move",
+    "explore": "Explore",
+    "flee": "Flee",
+    "eat": "Eat",
+    "hunt": "Hunt",
+    "pk": "PK",
+    "pk_join": "Join PK",
+    "assassinate": "Assassinate",
+    "guard": "Guard against",
+    "give": "Give",
+    "equip": "Equip",
 }
 
 
@@ -342,7 +343,7 @@ def echo(order: JSON, context: TextContext) -> tuple[str, str]:
         return names.get(str(value), str(value))
 
     kind = order["type"]
-    zh, en = NAMES[kind]
+    zh, en = ORDER_NAMES[kind][0], NAMES_EN[kind]
     if kind == "move":
         d_zh, d_en = _DIRECTION_WORDS[order["direction"]]
         if order.get("hidden"):
