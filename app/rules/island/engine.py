@@ -32,6 +32,7 @@ from app.rules.base import (
     copy_state,
 )
 from app.rules.island.actions import handle_order, handle_revise, handle_withdraw, resolve_pk
+from app.rules.island.available import available_orders
 from app.rules.island.core import (
     JSON,
     Ctx,
@@ -251,6 +252,9 @@ class IslandRuleset:
     # --- reading -----------------------------------------------------------------------
     def view(self, state: JSON, viewer: Viewer) -> JSON:
         return island_view(state, viewer)
+
+    def available_orders(self, state: JSON, viewer: Viewer, now: datetime) -> list[JSON]:
+        return available_orders(state, viewer, now, self.validate)
 
     def phase(self, state: JSON) -> str:
         status = str(state["status"])

@@ -1,0 +1,189 @@
+"""Odds preview (胜算预估): what may happen at this round's resolution, by Monte Carlo
+over the dice, from what one side knows.
+
+The input is the side's own *view* (``build_view`` — the one place that decides what a
+viewer may see) plus the orders the player is drafting, never the state: the other
+side's hidden orders and undeployed slots are simply not there to be used. What the
+side knows of the opponent is what the view shows: announced orders by their public
+face (a Feint looks like a Gather, TB-46), hidden orders revealed by taking effect, and
+Scout / Spy intel (TB-35, TB-52). The rounds are resolved by the engine's own
+``resolve_round``, so the preview follows every rule and setting the real round does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from app.rules.base import JSON
+from app.rules.team_battle.orders import ORDERS
+from app.rules.team_battle.resolve import (
+    ResolutionRules,
+    SideForces,
+    judge_victory,
+    resolve_round,
+)
+from app.rules.team_battle.state import MORALE_UNIT, SIDES, morale_number, other
+
+LIVE = ("pending", "resolved")
+_FLAGS = (
+    "retreat",
+    "feigned_defeat",
+    "pursuit",
+    "hold",
+    "stand_firm",
+    "blood_battle",
+    "counter",
+    "encircle",
+    "first_strike",
+)
+
+
+def _tenths(value: float) -> int:
+    return int(round(value * MORALE_UNIT))
+
+
+def _own_orders(view: JSON, side: str, draft: list[JSON], replacing: str | None) -> list[JSON]:
+    """This round's standing own orders (as the view lists them) plus the drafts."""
+    found = [
+        {"type": o["type"], "body": o["body"], "phase": o["phase"]}
+        for o in view.get("orders", [])
+        if o["side"] == side
+        and o["round"] == view["round"]
+        and o["status"] in LIVE
+        and o["id"] != replacing
+    ]
+    for body in draft:
+        kind = body.get("type")
+        if kind in ORDERS:
+            found.append({"type": kind, "body": body, "phase": ORDERS[kind].phase})
+    return found
+
+
+def _known_enemy_orders(view: JSON, enemy: str) -> list[JSON]:
+    """The opponent's orders of this round that the view shows, by the face it shows."""
+    seen: dict[str, JSON] = {}
+    nullified = {o["id"] for o in view.get("seen_through", [])}
+    for entry in (*view.get("announced", []), *view.get("revealed", [])):
+        if entry["side"] == enemy and entry["round"] == view["round"]:
+            seen[entry["id"]] = entry
+    intel = view.get("intel", [])
+    for entry in intel if isinstance(intel, list) else []:
+        if entry["side"] == enemy:
+            seen.setdefault(entry["id"], entry)
+    return [
+        {"type": o["type"], "body": o["body"]}
+        for o in seen.values()
+        if o["id"] not in nullified and o.get("status") in (*LIVE, None)
+    ]
+
+
+def _forces(slots: list[int], morale: float, max_morale: float, orders: list[JSON]) -> SideForces:
+    forces = SideForces.plain(list(slots), _tenths(morale), _tenths(max_morale))
+    flags = {name: getattr(forces, name) for name in _FLAGS}
+    n = len(slots)
+    for order in orders:
+        kind, body = order["type"], order["body"]
+        slot = body.get("slot")
+        if kind in flags and isinstance(slot, int) and 1 <= slot <= n:
+            flags[kind][slot - 1] = True
+        elif kind in ("gather", "surprise") and isinstance(slot, int) and 1 <= slot <= n:
+            forces.gathers.append((kind, slot - 1, body.get("from_left"), body.get("from_right")))
+    return forces
+
+
+def _dispatched(slots: list[int], orders: list[JSON]) -> list[int]:
+    """TB-30: a command-phase Dispatch still pending moves troops before the battle."""
+    after = list(slots)
+    for order in orders:
+        if order["type"] == "dispatch" and order["phase"] == "command":
+            for move in order["body"].get("moves", []):
+                src, dst, troops = move.get("from"), move.get("to"), move.get("troops")
+                if all(isinstance(v, int) for v in (src, dst, troops)):
+                    if 1 <= src <= len(after) and 1 <= dst <= len(after):
+                        moved = max(0, min(troops, slots[src - 1]))
+                        after[src - 1] -= moved
+                        after[dst - 1] += moved
+    return after
+
+
+def rules_of(settings: JSON) -> ResolutionRules:
+    from app.rules.team_battle.engine import resolution_rules
+
+    return resolution_rules(settings)
+
+
+def preview(
+    view: JSON,
+    side: str,
+    draft: list[JSON],
+    rng: random.Random,
+    rounds: int = 10_000,
+    replacing: str | None = None,
+) -> JSON | None:
+    """The distribution of both sides' morale after this round's resolution, and how
+    often each side would win, from ``side``'s ``view`` and its ``draft`` orders
+    (``replacing``: the id of an own order the draft would revise). None while the
+    opponent's deployment is unknown or the game is over."""
+    if view.get("phase") in (None, "setup", "deployment", "finished") or side not in SIDES:
+        return None
+    enemy = other(side)
+    sides = view["sides"]
+    if sides[side]["slots"] is None or sides[enemy]["slots"] is None:
+        return None
+    own_orders = _own_orders(view, side, draft, replacing)
+    enemy_orders = _known_enemy_orders(view, enemy)
+    own_slots = list(sides[side]["slots"])
+    if view["phase"] == "command":
+        own_slots = _dispatched(own_slots, own_orders)
+    forces = {
+        side: _forces(own_slots, sides[side]["morale"], sides[side]["max_morale"], own_orders),
+        enemy: _forces(
+            list(sides[enemy]["slots"]),
+            sides[enemy]["morale"],
+            sides[enemy]["max_morale"],
+            enemy_orders,
+        ),
+    }
+    rules = rules_of(view["settings"])
+    a, b = forces["A"], forces["B"]
+    if rules.dice != "random":
+        rounds = 1  # no chance involved: one resolution is the exact answer
+    morale: tuple[Counter[int], Counter[int]] = (Counter(), Counter())
+    outcomes: Counter[str] = Counter()
+    draw_on_tie = bool(view["settings"]["draw_on_exact_tie"])
+    for _ in range(rounds):
+        result = resolve_round(a, b, rules, rng)
+        morale[0][result.morale[0]] += 1
+        morale[1][result.morale[1]] += 1
+        totals = [sum(result.troops[0]), sum(result.troops[1])]
+        winner, _reason = judge_victory(result.morale, totals, draw_on_tie)
+        outcomes[winner or "continue"] += 1
+    return {
+        "rounds": rounds,
+        "morale": {s: _distribution(morale[i], rounds) for i, s in enumerate(SIDES)},
+        "expected_morale": {
+            s: round(sum(v * c for v, c in morale[i].items()) / rounds / MORALE_UNIT, 2)
+            for i, s in enumerate(SIDES)
+        },
+        "now": {s: sides[s]["morale"] for s in SIDES},
+        "max_morale": {s: sides[s]["max_morale"] for s in SIDES},
+        "outcomes": {k: outcomes[k] / rounds for k in ("A", "B", "draw", "continue")},
+        "assumed": {
+            "own": [_brief(o) for o in own_orders],
+            "enemy": [_brief(o) for o in enemy_orders],
+        },
+    }
+
+
+def _distribution(counts: Counter[int], rounds: int) -> list[JSON]:
+    return [
+        {"morale": morale_number(value), "p": count / rounds}
+        for value, count in sorted(counts.items())
+    ]
+
+
+def _brief(order: JSON) -> dict[str, Any]:
+    body = {k: v for k, v in order["body"].items() if k != "type"}
+    return {"type": order["type"], **body}
