@@ -159,13 +159,15 @@ def body_from_form(
     return body
 
 
-def settings_from_form(form: FormData, schema: Mapping[str, Any]) -> dict[str, Any]:
+def settings_from_form(
+    form: FormData, schema: Mapping[str, Any], defaults: Mapping[str, Any]
+) -> dict[str, Any]:
     """The settings a new-game form asks for: only fields whose value differs from the
     model's default, so a scenario's own values are kept unless the director changed
     them here. Malformed JSON or numbers raise ValueError."""
     out: dict[str, Any] = {}
     for name, prop, _required in properties(schema, schema):
-        default = prop.get("default")
+        default = defaults.get(name)
         kind = prop.get("type")
         if f"present.{name}" not in form:
             continue  # not on the form

@@ -467,6 +467,11 @@ def _settings_schema(ruleset_name: str) -> dict[str, Any]:
     return schema
 
 
+def _settings_defaults(ruleset_name: str) -> dict[str, Any]:
+    defaults: dict[str, Any] = get_ruleset(ruleset_name).settings_model().model_dump(mode="json")
+    return defaults
+
+
 @router.get("/director/new", response_class=HTMLResponse)
 async def new_game(request: Request, ruleset: str = "team_battle") -> Response:
     return _new_game_page(request, ruleset)
@@ -478,7 +483,9 @@ def _new_game_page(
     lang = language(request)
     if ruleset not in all_rulesets():
         ruleset = "team_battle"
-    simple, complex_ = views.settings_fields(_settings_schema(ruleset), lang)
+    simple, complex_ = views.settings_fields(
+        _settings_schema(ruleset), _settings_defaults(ruleset), lang
+    )
     if ruleset == "island":
         complex_ = []  # the island's map and tables come from the scenario file
     return render(
@@ -510,7 +517,9 @@ async def create_game(request: Request) -> Response:
     if admin and form.get("admin_token") != admin:
         return _new_game_page(request, ruleset, translator(lang)("login_hint"), 403)
     try:
-        settings = forms.settings_from_form(form, _settings_schema(ruleset))
+        settings = forms.settings_from_form(
+            form, _settings_schema(ruleset), _settings_defaults(ruleset)
+        )
         scenario_text: str | None = None
         upload = form.get("scenario")
         if upload is not None and not isinstance(upload, str):

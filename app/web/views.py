@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 from app.rules.base import JSON
 from app.web.forms import Field, properties, resolve, rule_of, variants
 from app.web.messages import (
+    SETTING_LABELS,
     TOOL_NAMES,
     describe_event,
     order_name,
@@ -145,11 +146,18 @@ def tb_board(view: Mapping[str, Any], me: str | None, lang: str) -> JSON:
         if order.get("round") == round_no and order["status"] in ("pending", "resolved"):
             if not order.get("announced") and not order.get("revealed"):
                 put(order, "own")
+    drafts: dict[str, list[int]] = {}
+    for order in view.get("orders", []) or []:
+        if order["type"] == "deploy" and order["status"] == "pending":
+            drafts[order["side"]] = list(order["body"]["troops"])  # the latest counts
     order_sides = [s for s in SIDES if s != me] + ([me] if me in SIDES else [])
     rows = []
     for side in order_sides:
         entry = view["sides"][side]
         slots = entry["slots"]
+        draft = slots is None and side in drafts
+        if draft:
+            slots = drafts[side]  # the deployment only this side (or the director) sees
         morale, top = entry["morale"], entry["max_morale"]
         rows.append(
             {
@@ -172,6 +180,7 @@ def tb_board(view: Mapping[str, Any], me: str | None, lang: str) -> JSON:
                 "total": entry.get("total_troops"),
                 "ready": entry.get("ready"),
                 "hidden": slots is None,
+                "draft": draft,
             }
         )
     info: list[str] = []
@@ -639,21 +648,24 @@ def tool_forms(
 
 
 # --- the new-game form ----------------------------------------------------------------------
-def settings_fields(schema: Mapping[str, Any], lang: str) -> tuple[list[Field], list[Field]]:
+def settings_fields(
+    schema: Mapping[str, Any], defaults: Mapping[str, Any], lang: str
+) -> tuple[list[Field], list[Field]]:
     """(simple fields, complex fields) of a settings model: every field with its rule ID
     and description; the complex ones (maps, tables) as JSON text areas."""
     simple: list[Field] = []
     complex_: list[Field] = []
     for name, prop, _required in properties(schema, schema):
         help_text = str(prop.get("description") or "")
+        label = pick(lang, *SETTING_LABELS[name]) if name in SETTING_LABELS else name
         base: dict[str, Any] = {
             "name": name,
-            "label": name,
+            "label": label,
             "required": False,
             "help": help_text,
             "rule": rule_of(help_text),
         }
-        default = prop.get("default")
+        default = defaults.get(name)
         kind = prop.get("type")
         if isinstance(prop.get("enum"), list):
             options = [(str(v), str(v)) for v in prop["enum"]]
