@@ -70,9 +70,7 @@ def upgrade() -> None:
         sa.UniqueConstraint("token_hash", name=op.f("uq_web_sessions_token_hash")),
     )
     op.create_index(op.f("ix_web_sessions_game_id"), "web_sessions", ["game_id"], unique=False)
-    op.create_index(
-        op.f("ix_web_sessions_player_id"), "web_sessions", ["player_id"], unique=False
-    )
+    op.create_index(op.f("ix_web_sessions_player_id"), "web_sessions", ["player_id"], unique=False)
 
 
 def downgrade() -> None:
