@@ -12,14 +12,16 @@ Scout / Spy intel (TB-35, TB-52). The rounds are resolved by the engine's own
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from app.rules.base import JSON
 from app.rules.team_battle.orders import ORDERS
 from app.rules.team_battle.resolve import (
     ResolutionRules,
+    RoundResult,
     SideForces,
     judge_victory,
     resolve_round,
@@ -121,11 +123,15 @@ def preview(
     rng: random.Random,
     rounds: int = 10_000,
     replacing: str | None = None,
+    enumerate_up_to: int = 2_000,
 ) -> JSON | None:
     """The distribution of both sides' morale after this round's resolution, and how
     often each side would win, from ``side``'s ``view`` and its ``draft`` orders
     (``replacing``: the id of an own order the draft would revise). None while the
-    opponent's deployment is unknown or the game is over."""
+    opponent's deployment is unknown or the game is over.
+
+    When the dice can fall in at most ``enumerate_up_to`` ways, every way is resolved
+    once and weighted exactly (``exact``); otherwise ``rounds`` rounds are sampled."""
     if view.get("phase") in (None, "setup", "deployment", "finished") or side not in SIDES:
         return None
     enemy = other(side)
@@ -148,28 +154,38 @@ def preview(
     }
     rules = rules_of(view["settings"])
     a, b = forces["A"], forces["B"]
+    draw_on_tie = bool(view["settings"]["draw_on_exact_tie"])
+    tally: Counter[tuple[int, int, int, int]] = Counter()
+    exact = False
     if rules.dice != "random":
         rounds = 1  # no chance involved: one resolution is the exact answer
+        exact = True
+        _tally(tally, resolve_round(a, b, rules, rng), 1)
+    elif enumerate_up_to and _enumerate(a, b, rules, tally, enumerate_up_to):
+        exact = True
+    else:
+        tally.clear()
+        for _ in range(rounds):
+            _tally(tally, resolve_round(a, b, rules, rng), 1)
+    total = sum(tally.values())
     morale: tuple[Counter[int], Counter[int]] = (Counter(), Counter())
     outcomes: Counter[str] = Counter()
-    draw_on_tie = bool(view["settings"]["draw_on_exact_tie"])
-    for _ in range(rounds):
-        result = resolve_round(a, b, rules, rng)
-        morale[0][result.morale[0]] += 1
-        morale[1][result.morale[1]] += 1
-        totals = [sum(result.troops[0]), sum(result.troops[1])]
-        winner, _reason = judge_victory(result.morale, totals, draw_on_tie)
-        outcomes[winner or "continue"] += 1
+    for (m_a, m_b, t_a, t_b), weight in tally.items():
+        morale[0][m_a] += weight
+        morale[1][m_b] += weight
+        winner, _reason = judge_victory([m_a, m_b], [t_a, t_b], draw_on_tie)
+        outcomes[winner or "continue"] += weight
     return {
         "rounds": rounds,
-        "morale": {s: _distribution(morale[i], rounds) for i, s in enumerate(SIDES)},
+        "exact": exact,
+        "morale": {s: _distribution(morale[i], total) for i, s in enumerate(SIDES)},
         "expected_morale": {
-            s: round(sum(v * c for v, c in morale[i].items()) / rounds / MORALE_UNIT, 2)
+            s: round(sum(v * c for v, c in morale[i].items()) / total / MORALE_UNIT, 2)
             for i, s in enumerate(SIDES)
         },
         "now": {s: sides[s]["morale"] for s in SIDES},
         "max_morale": {s: sides[s]["max_morale"] for s in SIDES},
-        "outcomes": {k: outcomes[k] / rounds for k in ("A", "B", "draw", "continue")},
+        "outcomes": {k: outcomes[k] / total for k in ("A", "B", "draw", "continue")},
         "assumed": {
             "own": [_brief(o) for o in own_orders],
             "enemy": [_brief(o) for o in enemy_orders],
@@ -177,9 +193,71 @@ def preview(
     }
 
 
-def _distribution(counts: Counter[int], rounds: int) -> list[JSON]:
+def _tally(tally: Counter[Any], result: RoundResult, weight: int) -> None:
+    """What the preview keeps of a round: both morales and whether any troops are left
+    (all that victory, TB-60, is judged on)."""
+    key = (
+        result.morale[0],
+        result.morale[1],
+        sum(result.troops[0]),
+        sum(result.troops[1]),
+    )
+    tally[key] += weight
+
+
+class _Replay:
+    """Stands in for the RNG: answers the draws of one path through the dice, and notes
+    how many outcomes each draw had (``resolve_round`` draws only with ``randint``)."""
+
+    __slots__ = ("path", "taken", "sizes")
+
+    def __init__(self, path: list[int]) -> None:
+        self.path = path
+        self.taken: list[int] = []
+        self.sizes: list[int] = []
+
+    def randint(self, lo: int, hi: int) -> int:
+        i = len(self.taken)
+        pick = self.path[i] if i < len(self.path) else 0
+        self.taken.append(pick)
+        self.sizes.append(hi - lo + 1)
+        return lo + pick
+
+
+def _enumerate(
+    a: SideForces, b: SideForces, rules: ResolutionRules, tally: Counter[Any], limit: int
+) -> bool:
+    """Every way the dice can fall, each resolved by the engine once and weighted by its
+    probability: the exact distribution, when there are at most ``limit`` ways (True).
+    Later draws may depend on earlier ones, so the ways are walked as an odometer over
+    the draws each replay actually made."""
+    ways: list[tuple[tuple[int, int, int, int], list[int]]] = []
+    path: list[int] = []
+    while True:
+        replay = _Replay(path)
+        result = resolve_round(a, b, rules, cast(random.Random, replay))
+        key = (result.morale[0], result.morale[1], sum(result.troops[0]), sum(result.troops[1]))
+        ways.append((key, replay.sizes))
+        if len(ways) > limit:
+            return False
+        j = len(replay.taken) - 1
+        while j >= 0 and replay.taken[j] + 1 >= replay.sizes[j]:
+            j -= 1
+        if j < 0:
+            break
+        path = [*replay.taken[:j], replay.taken[j] + 1]
+    # A way's probability is 1 / (the product of its draws' sizes): integer weights over
+    # the least common multiple of those products keep the sums exact.
+    products = [math.prod(sizes) for _key, sizes in ways]
+    denominator = math.lcm(*products)
+    for (key, _sizes), product in zip(ways, products, strict=True):
+        tally[key] += denominator // product
+    return True
+
+
+def _distribution(counts: Counter[int], total: int) -> list[JSON]:
     return [
-        {"morale": morale_number(value), "p": count / rounds}
+        {"morale": morale_number(value), "p": count / total}
         for value, count in sorted(counts.items())
     ]
 

@@ -164,3 +164,21 @@ def test_odds_are_a_distribution_over_the_dice() -> None:
     # 10 vs 4 (TB-21): band 3–6 against 4 troops, so the penetration varies with the dice.
     assert len(result["morale"]["B"]) > 1
     assert result == odds(game, "A", rounds=5000)  # the same seed, the same preview
+
+
+def test_the_exact_odds_agree_with_sampling_them() -> None:
+    """Few enough ways for the dice to fall: each is resolved once and weighted exactly;
+    sampling the same round many times lands close to it."""
+    game = Game()
+    game.deploy(a=[10, 2, 6, 6, 6], b=[4, 8, 6, 6, 6])
+    game.ready_all()
+    view = game.view(viewer("A"))
+    exact = preview(view, "A", [], random.Random(3))
+    sampled = preview(view, "A", [], random.Random(3), 20_000, enumerate_up_to=0)
+    assert exact is not None and sampled is not None
+    assert exact["exact"] and not sampled["exact"]
+    assert sum(d["p"] for d in exact["morale"]["A"]) == pytest.approx(1.0)
+    for side in ("A", "B"):
+        assert sampled["expected_morale"][side] == pytest.approx(
+            exact["expected_morale"][side], abs=0.1
+        )
