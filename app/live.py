@@ -89,10 +89,13 @@ class EventRowData:
 
 @dataclass(slots=True)
 class Batch:
-    """What a feed fans out: new rows, and the game's credentials epoch when read."""
+    """What a feed fans out: new rows, and the game's credentials epoch when read.
+    ``memo`` lets subscribers who would compute the same thing from it (the same
+    audience at the same point) compute it once."""
 
     rows: list[EventRowData]
     auth_epoch: int
+    memo: dict[Any, Any] = field(default_factory=dict)
 
 
 @dataclass(eq=False)

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.live import Hub, Subscription
+from app.live import Batch, Hub, Subscription
 from app.models import EventRow, Game
 from app.rules.base import Viewer, event_visible
 from app.services.auth import Principal
@@ -79,41 +79,50 @@ async def open_cursor(
     return cursor, backlog
 
 
+def render(batch: Batch, cursor: Cursor) -> str:
+    """The SSE text of ``batch`` for ``cursor``, advancing it. Every subscriber with the
+    same audience at the same point gets the same text: it is made once per batch."""
+    viewer = cursor.viewer
+    key = (viewer.role, viewer.side, viewer.player_id, cursor.position, cursor.count)
+    done = batch.memo.get(key)
+    if done is None:
+        director = viewer.role == "director"
+        out: list[str] = []
+        for row in batch.rows:
+            if row.seq <= cursor.position:
+                continue  # already sent with the backlog
+            cursor.position = row.seq
+            number = cursor.number(row.seq, row.audience)
+            if number is not None:
+                audience = row.audience if director else None
+                out.append(message(number, row.at, row.kind, row.encoded_data, audience))
+        done = batch.memo[key] = ("".join(out), cursor.position, cursor.count)
+    text, cursor.position, cursor.count = done
+    return str(text)
+
+
 async def messages(
     hub: Hub, subscription: Subscription, cursor: Cursor, backlog: list[str]
 ) -> AsyncIterator[str]:
     """The SSE text of one stream; ends when the game's credentials change (the browser
     reconnects and is checked again) or the client goes away."""
     director = cursor.viewer.role == "director"
+    queue = subscription.queue
     try:
         yield "retry: 2000\n: connected\n\n"
         for text in backlog:
             yield text
         while True:
             try:
-                batch = await asyncio.wait_for(subscription.queue.get(), KEEPALIVE_SECONDS)
+                async with asyncio.timeout(KEEPALIVE_SECONDS):
+                    batch = await queue.get()
             except TimeoutError:
                 yield ": keepalive\n\n"
                 continue
             if batch.auth_epoch != cursor.auth_epoch and not director:
                 return
-            out: list[str] = []
-            for row in batch.rows:
-                if row.seq <= cursor.position:
-                    continue  # already sent with the backlog
-                cursor.position = row.seq
-                number = cursor.number(row.seq, row.audience)
-                if number is not None:
-                    out.append(
-                        message(
-                            number,
-                            row.at,
-                            row.kind,
-                            row.encoded_data,
-                            row.audience if director else None,
-                        )
-                    )
-            if out:
-                yield "".join(out)
+            text = render(batch, cursor)
+            if text:
+                yield text
     finally:
         hub.unsubscribe(subscription)
