@@ -1,4 +1,4 @@
-"""另一面 (The Other Side): the island ruleset. See ``/work/shared/rules/island.md``."""
+"""另一面 (The Other Side): the island ruleset; the rules, by ID, are in docs/rules/island.md."""
 
 from app.rules.island.engine import RULESET, IslandRuleset
 from app.rules.island.scenario import ScenarioError, load_scenario

@@ -30,6 +30,7 @@ from app.rules.island.core import (
     strength,
     terrain_id,
     watchers,
+    weapon_for,
 )
 from app.rules.island.messages import text, violation
 from app.rules.island.monsters import (
@@ -82,9 +83,10 @@ def _bool(body: Mapping[str, Any], key: str) -> bool:
     return v
 
 
-def _direction(v: Any, key: str = "direction") -> str:
+def _direction(v: Any, key: str = "direction", rule: str = "IS-10") -> str:
+    """IS-10: moves go to an orthogonally adjacent cell, never diagonally."""
     if v not in DIRECTIONS:
-        raise _bad(f"'{key}' must be one of up, down, left, right")
+        raise violation("bad_direction", rule, key=key)
     return str(v)
 
 
@@ -96,8 +98,9 @@ def _check_keys(body: Mapping[str, Any], allowed: set[str]) -> None:
 
 # --- common checks --------------------------------------------------------------------
 def _alive(ctx: Ctx, pid: str) -> JSON:
+    """A dead player (power 0, IS-15; or assassinated, IS-20) gives no more orders."""
     p = ctx.player(pid)
-    require(bool(p["alive"]), "dead")
+    require(bool(p["alive"]), "dead", "IS-15")
     return p
 
 
@@ -157,21 +160,32 @@ def complete_move(ctx: Ctx, pid: str, dest: Cell, *, hidden: bool, via: str) -> 
     the encounter (IS-50) and show the resident monsters there (IS-51)."""
     p = ctx.player(pid)
     origin = cell_of(p)
+    # Who sees which end is judged before the move, so the mover's own vision is theirs.
+    saw_origin = [] if hidden else watchers(ctx, origin)
     p["at"] = [dest[0], dest[1]]
     notify_target_moved(ctx, pid)
-    audience = [pid] if hidden else [pid, *watchers(ctx, origin, dest)]
-    ctx.emit(
-        "moved",
-        {
-            "player": pid,
-            "name": p["name"],
-            "from": list(origin),
-            "to": list(dest),
-            "hidden": hidden,
-            "via": via,
-        },
-        *director_and(*audience),
-    )
+    sees_dest = [] if hidden else watchers(ctx, dest)
+    data = {
+        "player": pid,
+        "name": p["name"],
+        "from": list(origin),
+        "to": list(dest),
+        "hidden": hidden,
+        "via": via,
+    }
+    if ctx.s.move_shows_both_cells:
+        full = [pid, *saw_origin, *sees_dest]
+    else:
+        # IS-55: a watcher learns what happens in the cells they see — the player leaving
+        # one, or arriving in the other — not where a cell out of sight lies.
+        full = [pid, *(x for x in saw_origin if x in sees_dest)]
+        origin_only = [x for x in saw_origin if x not in full]
+        dest_only = [x for x in sees_dest if x not in full]
+        if origin_only:
+            ctx.emit("moved", {**data, "to": None}, *aud_players(*origin_only))
+        if dest_only:
+            ctx.emit("moved", {**data, "from": None}, *aud_players(*dest_only))
+    ctx.emit("moved", data, *director_and(*full))
     result: JSON = {"to": list(dest), "terrain": terrain_id(ctx.s, dest)}
     encounter = roll_encounter(ctx, pid, dest)
     if encounter is not None:
@@ -312,7 +326,9 @@ def order_flee(ctx: Ctx, pid: str, body: Mapping[str, Any], order_id: str) -> st
         p["flee_if_lose"] = _bool(body, "standing")
         ctx.reply["result"] = {"flee_if_lose": p["flee_if_lose"]}
         return "resolved"
-    direction = _direction(body["direction"]) if body.get("direction") is not None else None
+    direction = (
+        _direction(body["direction"], rule="IS-13") if body.get("direction") is not None else None
+    )
     cid = open_challenge_of(ctx.state, pid)
     require(cid is not None, "nothing_to_flee", "IS-13")
     assert cid is not None
@@ -341,10 +357,13 @@ def order_eat(ctx: Ctx, pid: str, body: Mapping[str, Any], order_id: str) -> str
     _check_keys(body, {"food"})
     n = _int(body, "food", 1)
     p = _alive(ctx, pid)
+    # IS-35: eating lowers hunger by the amount eaten. An order is eaten exactly as asked
+    # or refused: never more food than held, never more than the hunger it can lower.
     require(int(p["hunger"]) > 0, "not_hungry", "IS-35")
-    eaten = min(n, int(p["hunger"]))
-    require(int(p["food"]) >= eaten, "no_food", "IS-35")
+    require(int(p["food"]) >= n, "no_food", "IS-35")
+    require(n <= int(p["hunger"]), "more_than_hunger", "IS-35", hunger=p["hunger"])
     _stamina(p, ctx.s.eat_cost, "IS-35")
+    eaten = n
     p["stamina"] -= ctx.s.eat_cost
     p["food"] -= eaten
     p["hunger"] -= eaten
@@ -617,22 +636,46 @@ def _parse_assassination(ctx: Ctx, pid: str, body: Mapping[str, Any]) -> JSON:
     path_raw = body.get("path") or []
     if not isinstance(path_raw, list):
         raise _bad("'path' must be a list of directions")
-    path = [_direction(d, "path") for d in path_raw]
+    path = [_direction(d, "path", "IS-22") for d in path_raw]
     follow = _bool(body, "follow")
     if follow and path:
         raise _bad("use either 'path' or 'follow', not both")
     use_limited = _bool(body, "use_weapon")
     p = _alive(ctx, pid)
     require(target != pid, "self_target", "IS-20")
-    tp = visible_player(ctx, pid, target)
     end = cell_of(p)
     for d in path:
         end = neighbour(end, d)
         require(inside(ctx.s, end), "off_map", "IS-22")
-    if not follow:
+    if follow:
+        visible_player(ctx, pid, target)  # IS-24 follows someone the assassin sees
+    elif _seen(ctx, pid, target) or sees(ctx.s, p, end):
         # IS-22: "assassinate X" is X in your cell; "move + assassinate" X in the end cell.
+        # Only what the assassin sees is checked: a target in sight elsewhere, or an end
+        # cell in sight without the target, is refused.
+        tp = visible_player(ctx, pid, target)
         require(cell_of(tp) == end, "not_same_cell", "IS-22")
+    else:
+        # IS-22 / IS-55: the end cell is out of sight (at vision 0, any move), so the order
+        # is taken whether or not X is there — the answer must not tell — and 24:00
+        # decides: a miss if X is not in that cell then. Only a target the public knows
+        # to be dead, or no player at all, is refused.
+        _known_living(ctx, target)
     return {"target": target, "path": path, "follow": follow, "use_weapon": use_limited}
+
+
+def _seen(ctx: Ctx, viewer_id: str, target_id: str) -> bool:
+    t = ctx.state["players"].get(target_id)
+    return bool(t and t["alive"] and sees(ctx.s, ctx.player(viewer_id), cell_of(t)))
+
+
+def _known_living(ctx: Ctx, target_id: str) -> None:
+    """A roster player whose death has not been announced (IS-40); 404 otherwise."""
+    if target_id not in ctx.state["players"]:
+        raise violation("not_found")
+    announced = {d["player"] for d in ctx.state["deaths"] if d["announced"]}
+    if target_id in announced:
+        raise violation("not_found")
 
 
 def order_assassinate(ctx: Ctx, pid: str, body: Mapping[str, Any], order_id: str) -> str:
@@ -743,7 +786,12 @@ def order_equip(ctx: Ctx, pid: str, body: Mapping[str, Any], order_id: str) -> s
         it = ctx.s.items.get(item)
         require(it is not None and it.weapon, "not_weapon", "IS-37")
         p["equipped"] = item
-    ctx.reply["result"] = {"equipped": p["equipped"]}
+    # IS-37: the answer names the weapon that now counts (null = none), not just the choice.
+    ctx.reply["result"] = {
+        "equipped": weapon_for(ctx.s, p, use_limited=False),
+        "equipped_for_use_weapon": weapon_for(ctx.s, p, use_limited=True),
+        "equipped_choice": p["equipped"],
+    }
     return "resolved"
 
 

@@ -29,6 +29,16 @@ ERRORS: dict[str, tuple[int, str, str]] = {
     "nothing_to_flee": (409, "你现在没有可以逃离的战斗。", "There is no fight to flee from."),
     "not_hungry": (409, "你并不饥饿。", "You are not hungry."),
     "no_food": (409, "食物不足。", "Not enough food."),
+    "more_than_hunger": (
+        409,
+        "进食只能减少饥饿度，你的饥饿度为 {hunger}，不能吃更多。",
+        "Eating lowers hunger; yours is {hunger}, so you cannot eat more than that.",
+    ),
+    "bad_direction": (
+        422,
+        "{key} 只能是 up、down、left、right：只能横移或纵移到相邻格，不能斜向。",
+        "'{key}' must be up, down, left or right: moves are orthogonal, never diagonal.",
+    ),
     "outside_pk_window": (
         409,
         "只能在 {start}-24:00 发PK贴。",

@@ -3,8 +3,6 @@ hunger (IS-35), deaths, the new day (IS-2, IS-33), expiry, and the three kinds o
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-
 from app.rules.base import AUDIENCE_DIRECTOR, AUDIENCE_PUBLIC
 from app.rules.island.core import (
     JSON,
@@ -15,6 +13,7 @@ from app.rules.island.core import (
     director_and,
     effective_power,
     inside,
+    local_now,
     max_stamina,
     neighbour,
     spend_weapon_use,
@@ -250,7 +249,10 @@ def run_midnight(ctx: Ctx) -> None:
             new_deaths.append({"player": d["player"], "name": ctx.player(d["player"])["name"]})
     # 4) new day: refill minus debt (IS-2, IS-33); guards and unused orders expire
     state["day"] = ended_day + 1
-    new_date = date.fromisoformat(state["date"]) + timedelta(days=1)
+    # The new day ends at the next 24:00 after now in the game's zone (IS-3, IS-40). On
+    # time (at 00:00) that is the end of the new calendar date; run early by the director
+    # it is tonight's midnight, not the one a calendar day later; run late, the next one.
+    new_date = local_now(s, ctx.now).date()
     state["date"] = new_date.isoformat()
     for pid in state["player_order"]:
         p = ctx.player(pid)

@@ -1,8 +1,9 @@
 """Island settings: the scenario (map, monsters, items, stories) and every rule default.
 
-Every "Default" of ``/work/shared/rules/island.md`` is a named field whose description cites
-its rule ID. Coordinates are 1-based ``[x, y]`` as in the rules text: x grows to the right,
-y grows downwards ("up" is y - 1).
+Every "Default" of the rules is a named field whose description cites its rule ID
+(``docs/rules/island.md`` explains each rule and the readings that are not settings).
+Coordinates are 1-based ``[x, y]`` as in the rules text: x grows to the right, y grows
+downwards ("up" is y - 1).
 """
 
 from __future__ import annotations
@@ -152,6 +153,12 @@ class IslandSettings(_Strict):
     eat_cost: int = Field(0, ge=0, description="Eating costs nothing; rules silent (IS-35).")
 
     # --- moves, explore, flee ---------------------------------------------------------
+    move_shows_both_cells: bool = Field(
+        False,
+        description="IS-10 / IS-55 (the rules are silent): a move that is not hidden is told "
+        "to everyone who sees its origin or its destination, each learning only the cells "
+        "within their vision (off), or both cells (on)",
+    )
     hold_moves_into_busy_cells: bool = Field(
         True, description="A move into a busy cell is held until it is free (IS-11)."
     )

@@ -20,7 +20,9 @@ from app.rules.island.core import (
     settings_of,
     terrain_id,
     vision,
+    weapon_for,
 )
+from app.rules.island.settings import IslandSettings
 
 
 def _public_alive(state: JSON) -> tuple[list[JSON], list[JSON]]:
@@ -110,7 +112,7 @@ def _player_view(state: JSON, pid: str) -> JSON:
             "food": p["food"],
             "inventory": dict(sorted(p["inventory"].items())),
             "weapon_uses": {k: list(v) for k, v in sorted(p["uses"].items())},
-            "equipped": p["equipped"],
+            **_weapons(s, p),
             "vision": radius,
             "faction": p["faction"],
             "flee_if_lose": p["flee_if_lose"],
@@ -144,6 +146,16 @@ def _player_view(state: JSON, pid: str) -> JSON:
         }
     )
     return out
+
+
+def _weapons(s: IslandSettings, p: JSON) -> JSON:
+    """IS-37: the weapon that counts — the player's choice, else the largest power bonus —
+    without limited-use weapons, and the one an order with ``use_weapon`` fights with."""
+    return {
+        "equipped": weapon_for(s, p, use_limited=False),
+        "equipped_for_use_weapon": weapon_for(s, p, use_limited=True),
+        "equipped_choice": p["equipped"],
+    }
 
 
 def _own_order(o: JSON) -> JSON:
@@ -194,13 +206,18 @@ def _director_view(state: JSON) -> JSON:
     out = _base(state)
     # The time of the last step changes with every hidden order, so only the director
     # sees it: in a player's or the public view it would reveal that someone acted, and
-    # when (DESIGN: nothing leaks "through any endpoint, error message, timing or count").
+    # when (README "Secrets hold": nothing leaks through any endpoint, error, timing or count).
     out["as_of"] = state.get("as_of")
     out["local_time"] = _local(state, settings_of(state))
     players = {}
     for pid in state["player_order"]:
         p = state["players"][pid]
-        players[pid] = {**p, "effective_power": effective_power(p), "max_stamina": max_stamina(p)}
+        players[pid] = {
+            **p,
+            "effective_power": effective_power(p),
+            "max_stamina": max_stamina(p),
+            **_weapons(settings_of(state), p),
+        }
     out.update(
         {
             "all_players": players,

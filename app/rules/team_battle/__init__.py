@@ -1,4 +1,4 @@
-"""Team Battle (团战, simple edition): rules in /work/shared/rules/team-battle.md."""
+"""Team Battle (团战, simple edition): the rules, by ID, are in docs/rules/team-battle.md."""
 
 from app.rules.team_battle.engine import TeamBattleRuleset
 from app.rules.team_battle.settings import TeamBattleSettings

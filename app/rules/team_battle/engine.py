@@ -52,7 +52,7 @@ from app.rules.team_battle.resolve import (
     judge_victory,
     resolve_round,
 )
-from app.rules.team_battle.settings import TeamBattleSettings
+from app.rules.team_battle.settings import TeamBattleSettings, setting
 from app.rules.team_battle.state import (
     MORALE_UNIT,
     SIDES,
@@ -115,6 +115,8 @@ class TeamBattleRuleset:
         for side in SIDES:
             total = tb.troops[side]
             max_morale = total * MORALE_UNIT // 2  # TB-4: morale = total troops / 2
+            if tb.whole_morale:
+                max_morale -= max_morale % MORALE_UNIT  # TB-4 setting: ⌊total/2⌋
             sides[side] = {
                 "total": total,
                 "slots": None,
@@ -697,6 +699,10 @@ class TeamBattleRuleset:
                 order["status"] = "nullified"
                 turn.order_status[order["id"]] = "nullified"
             if hit:
+                # TB-6 / TB-52a: See Through took effect, so it is revealed with what it
+                # named; the orders it voided never took effect, so the public learns only
+                # how many there were. Their own side is told which (TB-6 Default: all is
+                # revealed at the end).
                 seer["revealed"] = True
                 turn.emit(
                     "order_seen_through",
@@ -704,17 +710,23 @@ class TeamBattleRuleset:
                         "side": seer["side"],
                         "order_id": seer["id"],
                         "order_type": named,
-                        "nullified": [
-                            {
-                                "order_id": o["id"],
-                                "side": o["side"],
-                                "type": o["type"],
-                                "body": o["body"],
-                            }
-                            for o in hit
+                        "nullified": len(hit),
+                        "rule": "TB-52a",
+                    },
+                )
+                victim = other(seer["side"])
+                turn.emit(
+                    "orders_nullified",
+                    {
+                        "side": victim,
+                        "by": seer["id"],
+                        "orders": [
+                            {"order_id": o["id"], "type": o["type"], "body": o["body"]} for o in hit
                         ],
                         "rule": "TB-52a",
                     },
+                    _own(victim),
+                    reveal_at="end",
                 )
 
     def _close_battle(self, turn: _Turn) -> None:
@@ -756,7 +768,8 @@ class TeamBattleRuleset:
                 retreats = [s for s in extra_retreat_slots(state, side) if troops[s - 1] > 0]
             response[side] = {"pursuit": pursuit, "retreat_slots": retreats}
         state["response"] = response
-        if any(_entitled(response[s]) for s in SIDES):
+        window = setting(settings, "response_window")
+        if window and any(_entitled(response[s]) for s in SIDES):
             self._open_phase(turn, "response")
         else:
             self._resolve(turn)
@@ -805,6 +818,10 @@ class TeamBattleRuleset:
                         )
         for entry in log:
             kind = entry.pop("kind")
+            if kind == "no_damage" and entry["reason"] in _FEIGNED_FACE:
+                # TB-48: an unpursued Feigned Defeat is announced as a Retreat and acts
+                # like one, so the public log gives the Retreat's reason (TB-6).
+                entry["reason"] = _FEIGNED_FACE[entry["reason"]]
             turn.emit(str(kind), entry)
         for index, side in enumerate(SIDES):
             state["sides"][side]["slots"] = result.troops[index]
@@ -822,7 +839,12 @@ class TeamBattleRuleset:
                 "annihilated": {s: result.annihilated[i] for i, s in enumerate(SIDES)},
             },
         )
-        winner, reason = judge_victory(result.morale, totals, settings["draw_on_exact_tie"])
+        winner, reason = judge_victory(
+            result.morale,
+            totals,
+            settings["draw_on_exact_tie"],
+            setting(settings, "both_out_of_troops") == "draw",
+        )
         if winner is not None:
             self._finish(turn, winner, str(reason))
             return
@@ -900,6 +922,9 @@ class TeamBattleRuleset:
         )
 
 
+_FEIGNED_FACE = {"own_feigned_defeat": "own_retreat", "facing_feigned_defeat": "facing_retreat"}
+
+
 def _entitled(response: JSON) -> bool:
     return bool(response["pursuit"] or response["retreat_slots"])
 
@@ -935,4 +960,9 @@ def resolution_rules(settings: JSON) -> ResolutionRules:
         penetration_counts_positive_only=settings["penetration_counts_positive_only"],
         blood_battle_doubles_penetration=settings["blood_battle_doubles_penetration"],
         first_strike_annihilates=settings["first_strike_annihilates"],
+        first_strike_before_moves=setting(settings, "first_strike_timing") == "before_moves",
+        quarter_up=setting(settings, "quarter_band_rounding") == "up",
+        overflow_to_penetration=setting(settings, "damage_overflow") == "penetration",
+        halve_before_doubling=setting(settings, "halve_before_doubling"),
+        whole_morale=setting(settings, "whole_morale"),
     )

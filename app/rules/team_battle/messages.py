@@ -1,7 +1,7 @@
 """What players read when a step is refused or an order is voided: Chinese first.
 
 Messages only ever mention the submitting side's own orders and public facts, never the
-opponent's hidden information (DESIGN "Who may do what").
+opponent's hidden information (TB-6; README "Secrets hold").
 """
 
 from __future__ import annotations

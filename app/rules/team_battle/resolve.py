@@ -4,12 +4,13 @@ This is the hot path (odds previews simulate thousands of rounds), so it works o
 lists and ints, never on the JSON state or pydantic. ``engine.apply`` builds the inputs
 from the state and calls :func:`resolve_round`; the benchmark calls it the same way.
 
-Pipeline (rules reference, "Order of effects inside a round", step 3):
-Gather / Surprise moves → First Strike → judged troops (Encircle, Feigned-Defeat
-doubling) → resolution damage per facing pair: base band → Pursuit ×2 → Blood Battle ×2
-(dealer, then receiver) → Stand Firm ½ → cap at remaining troops → Counter → penetration
-(TB-23, Hold ½, TB-24) → annihilation (TB-53) → morale (TB-5) — victory is judged by
-:func:`judge_victory` (TB-60).
+Pipeline (``docs/rules/team-battle.md``, "Order of effects"): Gather / Surprise moves →
+First Strike (setting ``first_strike_timing`` swaps these two) → judged troops (Encircle,
+Feigned-Defeat doubling) → resolution damage per facing pair: base band → Pursuit ×2 →
+Blood Battle ×2 (dealer, then receiver) → Stand Firm ½ (``halve_before_doubling`` moves it
+first) → cap at remaining troops → Counter → penetration (TB-23, TB-25 overflow, Hold ½,
+TB-24) → annihilation (TB-53) → morale (TB-5) — victory is judged by :func:`judge_victory`
+(TB-60).
 
 Sides are indices 0 (A) and 1 (B); slots are indices 0..n-1 here and 1-based in the log.
 """
@@ -80,6 +81,11 @@ class ResolutionRules:
     penetration_counts_positive_only: bool = True  # TB-24
     blood_battle_doubles_penetration: bool = False  # TB-34
     first_strike_annihilates: bool = True  # TB-49
+    first_strike_before_moves: bool = False  # TB-49 timing
+    quarter_up: bool = False  # TB-22: ⌈troops/4⌉ instead of max(1, ⌊troops/4⌋)
+    overflow_to_penetration: bool = False  # TB-25
+    halve_before_doubling: bool = False  # order of effects
+    whole_morale: bool = False  # TB-4
 
 
 @dataclass(slots=True)
@@ -93,9 +99,10 @@ class RoundResult:
     revealed: list[tuple[int, str, int]]
 
 
-def quarter_band_top(troops: int) -> int:
-    """TB-22 Default: the band (1 – troops/4) tops out at max(1, ⌊troops/4⌋)."""
-    top = troops // 4
+def quarter_band_top(troops: int, up: bool = False) -> int:
+    """TB-22: the band (1 – troops/4) tops out at max(1, ⌊troops/4⌋), or ⌈troops/4⌉ when
+    the setting ``quarter_band_rounding`` is 'up'."""
+    top = -(-troops // 4) if up else troops // 4
     return top if top > 1 else 1
 
 
@@ -149,11 +156,17 @@ class _Round:
             return "facing_feigned_defeat"
         return None
 
-    def modify(self, raw: int, s: int, i: int, pursuing: bool, cap: int) -> tuple[int, list[Any]]:
-        """Unit-damage modifiers in the pipeline's order; returns (damage, applied)."""
+    def modify(
+        self, raw: int, s: int, i: int, pursuing: bool, cap: int
+    ) -> tuple[int, list[Any], int]:
+        """Unit-damage modifiers in the pipeline's order; returns (damage, applied,
+        overflow), overflow being what the cap at the remaining troops took away."""
         o = 1 - s
         damage = raw
         applied: list[Any] = []
+        firm = self.sides[o].stand_firm[i]
+        if firm and self.rules.halve_before_doubling:
+            damage = self._stand_firm(damage, o, i, applied)
         if pursuing:
             damage *= 2
             applied.append(["pursuit", 2, damage])
@@ -165,14 +178,21 @@ class _Round:
             damage *= 2
             applied.append(["blood_battle_receiver", 2, damage])
             self.reveal(o, "blood_battle", i)
-        if self.sides[o].stand_firm[i]:
-            damage = (damage + 1) // 2 if self.rules.halve_up else damage // 2
-            applied.append(["stand_firm", "1/2", damage])
-            self.reveal(o, "stand_firm", i)
+        if firm and not self.rules.halve_before_doubling:
+            damage = self._stand_firm(damage, o, i, applied)
+        overflow = 0
         if damage > cap:
+            overflow = damage - cap
             damage = cap
-            applied.append(["cap", cap, damage])  # TB-25: the excess is lost
-        return damage, applied
+            applied.append(["cap", cap, damage])  # TB-25: the excess is lost (by default)
+        return damage, applied, overflow
+
+    def _stand_firm(self, damage: int, o: int, i: int, applied: list[Any]) -> int:
+        """TB-51: halved, rounded as ``halving_rounding`` says (TB-27)."""
+        damage = (damage + 1) // 2 if self.rules.halve_up else damage // 2
+        applied.append(["stand_firm", "1/2", damage])
+        self.reveal(o, "stand_firm", i)
+        return damage
 
     def gather_moves(self) -> None:
         """TB-40 / TB-47: neighbours' troops move in, in the order the side gave them."""
@@ -222,9 +242,9 @@ class _Round:
                 if reason is not None:
                     self._note("first_strike", s, i, None, reason)
                     continue
-                top = quarter_band_top(before[s][i])
+                top = quarter_band_top(before[s][i], self.rules.quarter_up)
                 raw = roll(1, top, self.rules.dice, self.rng)
-                damage, applied = self.modify(raw, s, i, False, before[o][i] - received[o][i])
+                damage, applied, _ = self.modify(raw, s, i, False, before[o][i] - received[o][i])
                 received[o][i] += damage
                 if self.log is not None:
                     self.log.append(
@@ -274,6 +294,7 @@ class _Round:
             for i in range(n):
                 if self.sides[s].feigned_defeat[i] and self.sides[o].pursuit[i]:
                     judged[s][i] *= 2
+                    self.reveal(s, "feigned_defeat", i)  # it took effect as itself
         return judged
 
     def fight(self, judged: list[list[int]]) -> tuple[list[list[int]], list[list[int]], list[int]]:
@@ -300,7 +321,7 @@ class _Round:
             ja, jb = judged[0][i], judged[1][i]
             if ja == jb:
                 # TB-22: the higher-morale side deals (1 – troops/4); equal morale: both.
-                top = quarter_band_top(ja)
+                top = quarter_band_top(ja, rules.quarter_up)
                 if morale[0] == morale[1]:
                     dealers: tuple[int, ...] = (0, 1)
                 else:
@@ -318,13 +339,16 @@ class _Round:
                 kind = "double"
             else:  # TB-20
                 lo, kind = 1, "higher"
-            dealt = self._strike(s, i, lo, difference, kind, received, judged)
-            if dealt is None:
+            struck = self._strike(s, i, lo, difference, kind, received, judged)
+            if struck is None:
                 continue  # no damage at all, so no penetration either (TB-42)
+            dealt, overflow = struck
             if dealt > 0 and self.sides[o].counter[i]:
                 self._counter(o, i, received)
             if double:
-                self._penetrate(s, i, difference, dealt, judged, penetration, penetrating)
+                if not rules.overflow_to_penetration:
+                    overflow = 0  # TB-25 Default: the excess is lost
+                self._penetrate(s, i, difference, dealt, judged, penetration, penetrating, overflow)
         return received, penetration, penetrating
 
     def _strike(
@@ -336,14 +360,18 @@ class _Round:
         kind: str,
         received: list[list[int]],
         judged: list[list[int]],
-    ) -> int | None:
+    ) -> tuple[int, int] | None:
+        """One unit's resolution damage; (dealt, overflow beyond the cap), or None when
+        it deals none at all."""
         o = 1 - s
         reason = self.no_damage(s, i)
         if reason is not None:
             self._note("damage", s, i, kind, reason)
             return None
         raw = roll(lo, hi, self.rules.dice, self.rng)
-        damage, applied = self.modify(raw, s, i, self.sides[s].pursuit[i], self.troops[o][i])
+        damage, applied, overflow = self.modify(
+            raw, s, i, self.sides[s].pursuit[i], self.troops[o][i]
+        )
         received[o][i] += damage
         if self.log is not None:
             self.log.append(
@@ -359,7 +387,7 @@ class _Round:
                     "damage": damage,
                 }
             )
-        return damage
+        return damage, overflow
 
     def _counter(self, o: int, i: int, received: list[list[int]]) -> None:
         """TB-32: band (1 – own troops before that damage / 4), back at the higher unit."""
@@ -369,9 +397,9 @@ class _Round:
         if reason is not None:
             self._note("counter", o, i, None, reason)
             return
-        top = quarter_band_top(self.troops[o][i])
+        top = quarter_band_top(self.troops[o][i], self.rules.quarter_up)
         raw = roll(1, top, self.rules.dice, self.rng)
-        damage, applied = self.modify(raw, o, i, self.sides[o].pursuit[i], self.troops[s][i])
+        damage, applied, _ = self.modify(raw, o, i, self.sides[o].pursuit[i], self.troops[s][i])
         received[s][i] += damage
         if self.log is not None:
             self.log.append(
@@ -395,20 +423,25 @@ class _Round:
         judged: list[list[int]],
         penetration: list[list[int]],
         penetrating: list[int],
+        overflow: int = 0,
     ) -> None:
-        """TB-23 penetration of one unit, with Blood Battle (setting) and Hold ½."""
+        """TB-23 penetration of one unit, with TB-25's overflow (setting), Blood Battle
+        (setting) and Hold ½."""
         o = 1 - s
         amount = difference - dealt
         if amount < 0:
             amount = 0  # doubled damage can exceed d; penetration never heals
         tenths = amount * MORALE_UNIT
         applied: list[Any] = []
+        if overflow:
+            tenths += overflow * MORALE_UNIT
+            applied.append(["overflow", overflow, tenths / MORALE_UNIT])
         if tenths and self.rules.blood_battle_doubles_penetration and self.sides[s].blood_battle[i]:
             tenths *= 2
             applied.append(["blood_battle", 2, tenths / MORALE_UNIT])
             self.reveal(s, "blood_battle", i)
         if tenths and self.sides[o].hold[i]:
-            if self.rules.hold_halves_exactly:
+            if self.rules.hold_halves_exactly and not self.rules.whole_morale:
                 tenths //= 2  # tenths are even here, so this is exact
             else:
                 whole = tenths // MORALE_UNIT
@@ -462,8 +495,12 @@ def resolve_round(
     in a fixed order (first strikes A then B by slot, then each slot's pair in order).
     Pass a list as ``log`` to receive every roll and modifier as JSON-safe dicts."""
     fight = _Round(a, b, rules, rng, log)
-    fight.gather_moves()
-    annihilated = fight.first_strikes()
+    if rules.first_strike_before_moves:
+        annihilated = fight.first_strikes()
+        fight.gather_moves()
+    else:
+        fight.gather_moves()
+        annihilated = fight.first_strikes()
     judged = fight.judged_troops()
     received, penetration, penetrating = fight.fight(judged)
 
@@ -500,6 +537,8 @@ def resolve_round(
     for s in (0, 1):
         o = 1 - s
         fifth = sides[s].max_morale // 5
+        if rules.whole_morale:
+            fifth -= fifth % MORALE_UNIT  # TB-4 setting: ⌊max/5⌋ in whole morale
         delta[s] = -total_penetration[o] + (annihilated[o] - annihilated[s]) * fifth
         new = morale[s] + delta[s]
         if rules.morale_cap and delta[s] > 0:
@@ -530,15 +569,18 @@ def resolve_round(
 
 
 def judge_victory(
-    morale: list[int], troops: list[int], draw_on_exact_tie: bool = True
+    morale: list[int],
+    troops: list[int],
+    draw_on_exact_tie: bool = True,
+    both_out_of_troops_draw: bool = False,
 ) -> tuple[str | None, str | None]:
     """TB-60: (winner "A"/"B"/"draw" or None, reason) from morale (tenths) and total troops.
 
     A side loses when its morale ≤ 0 or its troops are 0. When both lose at once: a side
     whose morale reached 0 loses against one that only ran out of troops; both at ≤ 0
-    morale: the more negative loses; both out of troops with morale left: the lower
-    morale loses (the same measure, silent in the rules); exactly equal: a draw, or by
-    setting the side with more troops left wins.
+    morale: the more negative loses; both out of troops with morale left (silent in the
+    rules): the lower morale loses, or by setting it is a draw; exactly equal: a draw, or
+    by setting the side with more troops left wins.
     """
     broken = [morale[0] <= 0, morale[1] <= 0]
     wiped = [troops[0] == 0, troops[1] == 0]
@@ -551,6 +593,8 @@ def judge_victory(
     if broken[0] != broken[1]:
         loser = 0 if broken[0] else 1
         return SIDE_NAMES[1 - loser], "morale_before_troops"
+    if both_out_of_troops_draw and not broken[0]:
+        return "draw", "both_out_of_troops"
     if morale[0] != morale[1]:
         loser = 0 if morale[0] < morale[1] else 1
         return SIDE_NAMES[1 - loser], "lower_morale"

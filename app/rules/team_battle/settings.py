@@ -1,13 +1,13 @@
-"""Team Battle settings: every number and every "Default" of the rules reference.
+"""Team Battle settings: every number and every "Default" of the rules.
 
-Each field's description cites the rule ID it comes from (see
-``/work/shared/rules/team-battle.md``); the director may change any of them, since the
-original says the rules may be added to or removed as needed.
+Each field's description cites the rule ID it comes from (``docs/rules/team-battle.md``
+explains each rule, its setting and the readings that are not settings); the director may
+change any of them, since the original says the rules may be added to or removed as needed.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -37,6 +37,12 @@ class TeamBattleSettings(BaseModel):
     )
     response_seconds: int | None = Field(
         21600, ge=1, description="TB-5a: response window duration after the battle phase"
+    )
+    response_window: bool = Field(
+        True,
+        description="TB-5a: after the battle phase a response window opens for the extra "
+        "Retreat of TB-41 and Pursuit (TB-45) when a side may respond; when off there is no "
+        "window, so neither can be given and the round resolves at once",
     )
     early_close_when_ready: bool = Field(
         True, description="Round structure: a phase closes early once every side is ready"
@@ -75,6 +81,28 @@ class TeamBattleSettings(BaseModel):
         description="TB-27: a penetration halved by Hold may be fractional (morale is "
         "exact); when off it is rounded like halving_rounding",
     )
+    whole_morale: bool = Field(
+        False,
+        description="TB-4: morale is exact, fractions allowed (off); when on it is kept in "
+        "whole numbers: max morale ⌊total/2⌋, an annihilation ⌊max/5⌋ (TB-53) and Hold's "
+        "halved penetration rounded as halving_rounding (TB-27)",
+    )
+    quarter_band_rounding: Literal["down", "up"] = Field(
+        "down",
+        description="TB-22 (also TB-32, TB-49): the band (1 – troops/4) tops out at "
+        "max(1, ⌊troops/4⌋) ('down') or ⌈troops/4⌉ ('up')",
+    )
+    damage_overflow: Literal["lost", "penetration"] = Field(
+        "lost",
+        description="TB-25: damage beyond the lower unit's remaining troops is lost ('lost'), "
+        "or added to the striking unit's penetration when it penetrates, h ≥ 2l "
+        "('penetration', TB-23)",
+    )
+    halve_before_doubling: bool = Field(
+        False,
+        description="Order of effects: Stand Firm's ½ (TB-51) comes after Pursuit and Blood "
+        "Battle ×2 (off) or before them (on); it matters for odd damage",
+    )
     morale_cap: bool = Field(
         True, description="TB-5: morale gained is capped at maximum morale (after summing)"
     )
@@ -105,6 +133,11 @@ class TeamBattleSettings(BaseModel):
         description="TB-45: the pursuing unit must face an announced Retreat "
         "(or a Feigned Defeat shown as one)",
     )
+    first_strike_timing: Literal["after_moves", "before_moves"] = Field(
+        "after_moves",
+        description="TB-49: First Strike is applied after the Gather / Surprise moves "
+        "('after_moves') or before them ('before_moves'); always before resolution",
+    )
     first_strike_annihilates: bool = Field(
         True,
         description="TB-49: a unit emptied by First Strike counts as annihilated (TB-53)",
@@ -118,6 +151,12 @@ class TeamBattleSettings(BaseModel):
         True,
         description="TB-60: when both sides lose with exactly equal morale the game is a "
         "draw; when off, the side with more troops left wins (equal troops: still a draw)",
+    )
+    both_out_of_troops: Literal["lower_morale_loses", "draw"] = Field(
+        "lower_morale_loses",
+        description="TB-60 (silent in the rules): when both sides run out of troops at once "
+        "and both still have morale, the lower morale loses, as when both reach 0 morale "
+        "('lower_morale_loses'), or the game is a draw ('draw')",
     )
 
     @field_validator("troops")
@@ -147,3 +186,11 @@ class TeamBattleSettings(BaseModel):
         if self.tier1_morale_thirds > self.tier2_morale_thirds:
             raise ValueError("tier 1 morale gate cannot exceed tier 2 (TB-13)")
         return self
+
+
+def setting(stored: dict[str, Any], name: str) -> Any:
+    """A setting from a game's stored settings; a game stored before the setting existed
+    gets its default, which is the behaviour it was created with."""
+    if name in stored:
+        return stored[name]
+    return TeamBattleSettings.model_fields[name].default

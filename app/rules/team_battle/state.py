@@ -9,6 +9,7 @@ penetration (TB-4, TB-27, TB-53). Views render it as an int when whole, else a f
 from __future__ import annotations
 
 from app.rules.base import JSON
+from app.rules.team_battle.orders import ORDERS
 
 MORALE_UNIT = 10  # morale is stored in tenths
 SIDES = ("A", "B")
@@ -59,6 +60,23 @@ def order_uses(state: JSON, side: str, phase: str) -> int:
     """TB-11: one use per phase, plus any granted by Rest / Battle Rest (TB-33, TB-44)."""
     key = "command" if phase == "command" else "battle"
     return 1 + int(state["sides"][side]["extra_uses"][key])
+
+
+def spent_uses(state: JSON, side: str, orders: list[JSON]) -> int:
+    """TB-11 / TB-12: the phase's uses taken by ``orders`` (the side's orders of the current
+    phase), "costs two" orders twice. In the response window the battle phase's standing
+    orders count too, as Pursuit and the extra Retreat spend battle uses — the extra
+    Retreat (TB-41) only when the setting ``extra_retreat_free`` is off."""
+    free = state["settings"]["extra_retreat_free"]
+    spent = 0
+    for order in orders:
+        if free and order["type"] == "retreat" and order["phase"] == "response":
+            continue
+        spent += ORDERS[order["type"]].cost
+    if state["phase"] == "response":
+        for order in round_orders(state, side, "battle", ("resolved", "nullified")):
+            spent += ORDERS[order["type"]].cost
+    return spent
 
 
 def inspired(state: JSON, side: str) -> bool:

@@ -21,6 +21,7 @@ from app.rules.team_battle.state import (
     order_uses,
     other,
     round_orders,
+    spent_uses,
 )
 
 _FIELDS: dict[str, tuple[str, ...]] = {
@@ -165,7 +166,8 @@ def check_usable(
     if extra_retreat:
         if not free_extra_retreat_slots(state, side, others):
             raise violation("retreat_not_allowed", "TB-41")
-    else:
+    if not extra_retreat or not settings["extra_retreat_free"]:
+        # TB-41: the extra Retreat is outside the order count unless the setting says not.
         _check_uses(state, side, definition, others)
     _check_once_and_cooldown(state, side, definition, others)
     if not at_close or settings["recheck_morale_at_close"]:
@@ -176,9 +178,7 @@ def _check_uses(state: JSON, side: str, definition: OrderDef, others: list[JSON]
     """TB-11 / TB-12 / TB-15: the phase's uses, counting "costs two" orders twice."""
     phase = "command" if definition.phase == "command" else "battle"
     uses = order_uses(state, side, phase)
-    spent = sum(
-        ORDERS[o["type"]].cost for o in others if o["type"] != "retreat" or o["phase"] != "response"
-    )
+    spent = spent_uses(state, side, others)
     if spent + definition.cost > uses:
         raise violation(
             "no_order_uses",

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from app.rules.base import JSON, Viewer
 from app.rules.team_battle.intel import shown_order, visible_intel
-from app.rules.team_battle.orders import ORDERS
 from app.rules.team_battle.state import (
     SIDES,
     blood_battle_slots,
@@ -22,6 +21,7 @@ from app.rules.team_battle.state import (
     order_uses,
     round_orders,
     scouted_slots,
+    spent_uses,
     spy_active,
 )
 
@@ -63,7 +63,9 @@ def build_view(state: JSON, viewer: Viewer) -> JSON:
     for order in state["orders"]:
         truthful = sees_all or order["side"] == me
         if order.get("announced"):
-            entry = shown_order(order, truthful)
+            # A disguised order that took effect as itself (a pursued Feigned Defeat,
+            # TB-48) is shown as what it is.
+            entry = shown_order(order, truthful or bool(order.get("revealed")))
             entry.update(round=order["round"], phase=order["phase"])
             view["announced"].append(entry)
         elif order.get("revealed"):
@@ -71,7 +73,12 @@ def build_view(state: JSON, viewer: Viewer) -> JSON:
             entry.update(round=order["round"], phase=order["phase"])
             view["revealed"].append(entry)
         if order["status"] == "nullified":
-            entry = shown_order(order, truthful=True)
+            # TB-52a / TB-6: a voided order never took effect; others learn only that an
+            # order of the type the See Through named was voided, not what it said.
+            if truthful:
+                entry = shown_order(order, truthful=True)
+            else:
+                entry = {"side": order["side"], "type": order["type"], "status": "nullified"}
             entry.update(round=order["round"], phase=order["phase"])
             view["seen_through"].append(entry)
 
@@ -105,8 +112,8 @@ def _own_order(order: JSON) -> JSON:
 def _private_side(state: JSON, side: str) -> JSON:
     own = state["sides"][side]
     round_no = state["round"]
-    pending = round_orders(state, side, state["phase"])
-    spent = sum(ORDERS[o["type"]].cost for o in pending if o["type"] != "deploy")
+    pending = [o for o in round_orders(state, side, state["phase"]) if o["type"] != "deploy"]
+    spent = spent_uses(state, side, pending)
     cooling = sorted(
         t for t, used in own["last_used"].items() if used == round_no - 1 and round_no > 0
     )

@@ -6,6 +6,8 @@ import pytest
 from island_testkit import Game, local, settings
 
 from app.rules.base import RuleViolation as RV
+from app.rules.base import Viewer
+from app.rules.island import RULESET
 
 
 def _dog_settings(**kw: object) -> object:
@@ -29,14 +31,56 @@ def test_is10_move_costs_1_and_is_announced_to_watchers() -> None:
     g.start()
     out = g.order("p1", {"type": "move", "direction": "right"})
     assert g.p("p1")["at"] == [2, 1] and g.p("p1")["stamina"] == 4
-    moved = next(e for e in out.events if e.kind == "moved")
-    assert "player:p2" in moved.audience  # p2 (vision 1) sees the destination
+    # p2 (vision 1) sees the destination, not the origin (IS-55): told of the arrival only.
+    (told,) = [e for e in out.events if e.kind == "moved" and "player:p2" in e.audience]
+    assert (told.data["from"], told.data["to"]) == (None, [2, 1])
     with pytest.raises(RV) as e:
         g.order("p1", {"type": "move", "direction": "up"})
     assert e.value.code == "off_map" and e.value.rule == "IS-10"
+
+
+@pytest.mark.parametrize("direction", ["up-left", "diagonal", "northeast", None, 3])
+def test_is10_diagonal_move_refused_with_the_rule(direction: object) -> None:
+    """IS-10: to an orthogonally adjacent cell (横移或纵移) — never diagonally; the refusal
+    names the rule, and a move + assassinate path names IS-22."""
+    g = Game(settings(start_positions={"1": [2, 2], "2": [3, 3]}), n=2)
+    g.start()
     with pytest.raises(RV) as e:
-        g.order("p1", {"type": "move", "direction": "diagonal"})
-    assert e.value.status == 422
+        g.order("p1", {"type": "move", "direction": direction})
+    assert (e.value.status, e.value.code, e.value.rule) == (422, "bad_direction", "IS-10")
+    assert "斜" in e.value.message_zh and "diagonal" in e.value.message_en
+    with pytest.raises(RV) as e:
+        g.order("p1", {"type": "assassinate", "target": "p2", "path": ["down-right"]})
+    assert (e.value.code, e.value.rule) == ("bad_direction", "IS-22")
+    assert g.p("p1")["stamina"] == 5
+
+
+@pytest.mark.parametrize("both", [False, True])
+def test_is10_move_tells_each_watcher_only_the_cells_they_see(both: bool) -> None:
+    """IS-10 / IS-55 (the rules are silent; setting `move_shows_both_cells`): a move that is
+    not hidden is told to whoever sees its origin or its destination. By default each
+    learns only the cells in their vision: a watcher of the origin sees the player leave,
+    not where to; a watcher of the destination sees them arrive, not from where."""
+    starts = {"1": [3, 3], "2": [1, 3], "3": [5, 3], "4": [3, 1]}
+    g = Game(settings(base_vision=1, start_positions=starts, move_shows_both_cells=both), n=4)
+    g.start()
+    g.director("move_player", player="p2", to=[2, 3])  # sees (3,3), not (4,3)
+    g.director("move_player", player="p3", to=[5, 3])  # sees (4,3), not (3,3)
+    g.director("move_player", player="p4", to=[3, 2])  # sees (3,3) only
+    out = g.order("p1", {"type": "move", "direction": "right"})  # (3,3) -> (4,3)
+    told = {
+        pid: (e.data["from"], e.data["to"])
+        for e in out.events
+        if e.kind == "moved"
+        for pid in ("p2", "p3", "p4")
+        if f"player:{pid}" in e.audience
+    }
+    if both:
+        assert told == {pid: ([3, 3], [4, 3]) for pid in ("p2", "p3", "p4")}
+    else:
+        assert told == {"p2": ([3, 3], None), "p3": (None, [4, 3]), "p4": ([3, 3], None)}
+    (full,) = [e for e in out.events if e.kind == "moved" and "player:p1" in e.audience]
+    assert full.data["to"] == [4, 3] and "director" in full.audience
 
 
 def test_is10_hidden_move_is_not_announced() -> None:
@@ -261,6 +305,48 @@ def test_is37_weapons_best_by_default_limited_only_on_request() -> None:
     with pytest.raises(RV) as e:
         g.order("p1", {"type": "equip", "item": "food"})
     assert e.value.code == "no_item"
+
+
+def test_is37_equipped_names_the_weapon_that_counts() -> None:
+    """IS-37: A player equips one weapon at a time, by default the one with the largest
+    power bonus — a knife found while exploring is equipped at once, and the view says so
+    (a limited-use weapon only for an order that asks for it)."""
+    s = settings(
+        terrains={
+            "plain": {"encounter_chance": 0.0, "explore_table": [{"kind": "item", "item": "knife"}]}
+        },
+        items={
+            "knife": {"weapon": True, "power_bonus": 2},
+            "gun": {"weapon": True, "power_bonus": 3, "uses": 1},
+        },
+        start_positions={"1": [1, 1], "2": [1, 1]},
+    )
+    g = Game(s, n=2)
+    g.start()
+    assert g.view("p1")["equipped"] is None
+    g.order("p1", {"type": "explore"})
+    view = g.view("p1")
+    assert view["inventory"] == {"knife": 1}
+    assert (view["equipped"], view["equipped_for_use_weapon"]) == ("knife", "knife")
+    g.director("grant_item", player="p1", item="gun")
+    view = g.view("p1")
+    assert (view["equipped"], view["equipped_for_use_weapon"]) == ("knife", "gun")
+    out = g.order("p1", {"type": "equip", "item": "knife"})
+    assert out.reply["result"]["equipped"] == "knife"
+    director = RULESET.view(g.state, Viewer(role="director"))
+    assert director["all_players"]["p1"]["equipped"] == "knife"
+
+
+def test_is15_a_dead_players_order_is_refused_with_the_rule() -> None:
+    """IS-15: power 0 means death; a dead player gives no more orders, and the refusal
+    names the rule."""
+    g = Game(settings(start_positions={"1": [1, 1], "2": [1, 1], "3": [1, 1]}), n=3)
+    g.start()
+    g.director("kill_player", player="p1")
+    for body in ({"type": "move", "direction": "right"}, {"type": "explore"}):
+        with pytest.raises(RV) as e:
+            g.order("p1", body)
+        assert (e.value.code, e.value.rule) == ("dead", "IS-15")
 
 
 def test_is38_everyone_starts_in_own_faction_director_forms_factions() -> None:

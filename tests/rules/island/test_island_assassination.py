@@ -84,6 +84,56 @@ def test_is22_move_and_assassinate_then_return_or_stay() -> None:
     assert not g.p("p4")["alive"] and g.p("p3")["at"] == [1, 2]
 
 
+@pytest.mark.parametrize(("there", "killed"), [([2, 1], True), ([5, 5], False)])
+def test_is22_move_and_assassinate_into_a_cell_out_of_sight(there: list[int], killed: bool) -> None:
+    """IS-22 with IS-55: at the starting vision 0 the rules' own example, "move left and
+    assassinate X", names a cell the assassin cannot see. It is accepted with the same
+    answer whether or not X is there, and 24:00 decides: a miss if X is not in that cell."""
+    g = _game(2, start_positions={"1": [1, 1], "2": there})
+    g.director("grant_item", player="p1", item="club")  # 4 vs 2: certain if X is there
+    out = g.order("p1", {"type": "assassinate", "target": "p2", "path": ["right"]}, oid="a")
+    assert out.reply == {
+        "result": {"pending": True, "debt": 0},
+        "order": {"id": "a", "type": "assassinate", "status": "pending", "for": "p1"},
+    }
+    assert [(e.kind, e.audience) for e in out.events] == [
+        ("order_posted", ("director", "player:p1"))
+    ]
+    out = g.midnight()
+    assert g.p("p2")["alive"] is not killed
+    kinds = [n["kind"] for n in _notes(out, "p1")]
+    assert ("assassination" in kinds) is killed
+    assert ("assassination_missed" in kinds) is not killed
+
+
+def test_is22_what_the_assassin_sees_is_still_checked() -> None:
+    """IS-22: "assassinate X" is X in the assassin's own cell; with X in sight elsewhere, or
+    the end cell in sight without X, the order is refused as before."""
+    g = _game(3, base_vision=1, start_positions={"1": [1, 1], "2": [1, 2], "3": [5, 5]})
+    with pytest.raises(RV) as e:  # p2 is seen below, not to the right
+        g.order("p1", {"type": "assassinate", "target": "p2", "path": ["right"]})
+    assert (e.value.code, e.value.rule) == ("not_same_cell", "IS-22")
+    with pytest.raises(RV) as e:  # (2,1) is in sight and p3 is not there
+        g.order("p1", {"type": "assassinate", "target": "p3", "path": ["right"]})
+    assert (e.value.status, e.value.code) == (404, "not_found")
+    with pytest.raises(RV) as e:  # nobody by that id at all
+        g.order("p1", {"type": "assassinate", "target": "ghost", "path": ["right", "right"]})
+    assert (e.value.status, e.value.code) == (404, "not_found")
+    g.order("p1", {"type": "assassinate", "target": "p3", "path": ["right", "right"]})
+
+
+def test_is22_a_death_out_of_sight_is_not_told_before_it_is_announced() -> None:
+    """IS-22 / IS-40: a target who died out of sight is still accepted (refusing would tell
+    the death); once 24:00 has announced it, the target is refused like a made-up one."""
+    g = _game(3, start_positions={"1": [1, 1], "2": [3, 1], "3": [5, 5]})
+    g.director("kill_player", player="p3")
+    g.order("p1", {"type": "assassinate", "target": "p3", "path": ["right"]})
+    g.midnight()  # the death is announced in the day report
+    with pytest.raises(RV) as e:
+        g.order("p1", {"type": "assassinate", "target": "p3", "path": ["right"]})
+    assert (e.value.status, e.value.code) == (404, "not_found")
+
+
 def test_is23_cannot_change_cancel_without_refund() -> None:
     """IS-23: A submitted assassination cannot be changed, only cancelled, with no refund."""
     g = _game(3)

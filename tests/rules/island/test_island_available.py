@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from island_testkit import Game, local
+
 from app.rules.base import Viewer
 from app.rules.island import RULESET
-from island_testkit import Game, local
 
 
 def offered(game: Game, pid: str, hour: int = 12) -> dict[str, dict[str, Any]]:

@@ -72,7 +72,7 @@ def test_start_schedules_midnight_and_remaining_monster_checks() -> None:
     ],
 )
 def test_midnight_is_dst_correct(tz: str, day: date, expected_utc: datetime) -> None:
-    """IS-40 / DESIGN: 24:00 in the game's zone via zoneinfo, across DST changes."""
+    """IS-40 / IS-3: 24:00 in the game's zone via zoneinfo, across DST changes."""
     from app.rules.island.core import midnight_after
 
     assert midnight_after(settings(timezone=tz), day) == expected_utc
@@ -88,6 +88,25 @@ def test_midnight_timer_chain_across_dst() -> None:
     nxt = next(t.due_at for t in out.timers if t.kind == "midnight")
     assert nxt - due == (datetime(2024, 3, 11, 4, 0, tzinfo=UTC) - due)  # a 23-hour day
     assert nxt == datetime(2024, 3, 11, 4, 0, tzinfo=UTC)
+
+
+def test_is40_midnight_run_early_is_followed_by_tonights_midnight() -> None:
+    """IS-40 / IS-3: 24:00 is in the game's time zone. When the director runs it early (at
+    noon), the next 24:00 is tonight's — the next calendar midnight — not one a day later;
+    afterwards the chain goes on a day at a time."""
+    g = Game()
+    g.start(local(9))
+    out = g.timer("midnight", "midnight", now=local(12))  # the director's early /advance
+    assert g.state["day"] == 2 and g.state["date"] == "2024-06-01"
+    due = next(t.due_at for t in out.timers if t.kind == "midnight")
+    assert due == local(0, 0, date(2024, 6, 2))  # 12 hours later, not 36
+    checks = {t.key: t.due_at for t in out.timers if t.kind == "monster_check"}
+    assert checks["20:00"] == local(20)  # this evening's checks are still ahead
+    out = g.timer("midnight", "midnight", now=due)  # on time
+    assert g.state["day"] == 3 and g.state["date"] == "2024-06-02"
+    assert next(t.due_at for t in out.timers if t.kind == "midnight") == local(
+        0, 0, date(2024, 6, 3)
+    )
 
 
 def test_is33_assassination_debt_once_per_game_taken_from_next_refill() -> None:
@@ -167,6 +186,29 @@ def test_is35_eating_lowers_hunger() -> None:
     with pytest.raises(RV) as e:
         g.order("p1", {"type": "eat", "food": 1})
     assert e.value.code == "not_hungry"
+
+
+def test_is35_eat_exactly_what_was_asked_or_refused() -> None:
+    """IS-35: a hungry player may eat food to lower hunger by the amount eaten. An order is
+    eaten as asked or refused with the rule: never more food than held, never more than
+    the hunger it lowers, and nothing changes when it is refused."""
+    s = settings(starting_food=0, start_power=4, start_positions={"1": [1, 1], "2": [1, 1]})
+    g = Game(s, n=2)
+    g.start()
+    g.midnight()
+    g.midnight()  # hunger 2: power 4 halved twice
+    g.director("adjust_food", player="p1", delta=2)
+    assert (g.p("p1")["hunger"], g.p("p1")["food"]) == (2, 2)
+    with pytest.raises(RV) as e:
+        g.order("p1", {"type": "eat", "food": 3})  # 2 food held
+    assert (e.value.code, e.value.rule) == ("no_food", "IS-35")
+    g.director("adjust_food", player="p1", delta=2)
+    with pytest.raises(RV) as e:
+        g.order("p1", {"type": "eat", "food": 3})  # 4 food, but hunger is 2
+    assert (e.value.code, e.value.rule) == ("more_than_hunger", "IS-35")
+    assert (g.p("p1")["hunger"], g.p("p1")["food"]) == (2, 4)
+    out = g.order("p1", {"type": "eat", "food": 2})
+    assert out.reply["result"] == {"eaten": 2, "hunger": 0, "food": 2}
 
 
 def test_is40_midnight_pipeline_reports() -> None:

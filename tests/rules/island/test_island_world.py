@@ -118,13 +118,17 @@ def test_is55_vision_manhattan_radius_with_terrain_and_item_bonus() -> None:
     assert len(g.view("p2")["visible_cells"]) == 5
     g.director("grant_item", player="p2", item="scope")
     assert len(g.view("p2")["visible_cells"]) == 13
-    with pytest.raises(RV) as e:
-        g.order("p1", {"type": "assassinate", "target": "p2", "path": ["right"]})
+    # p1 (vision 0) does not see p2 — but a "move + assassinate" into a cell out of sight
+    # is taken without telling whether p2 is there (IS-22).
+    out = g.order("p1", {"type": "assassinate", "target": "p2", "path": ["right"]})
+    assert out.reply["result"] == {"pending": True, "debt": 0}
+    with pytest.raises(RV) as e:  # p1's own cell is in sight: p2 is not there
+        g.order("p1", {"type": "assassinate", "target": "p2"})
     assert e.value.status == 404 and e.value.code == "not_found"
 
 
 def test_player_view_never_leaks_others_stamina_hidden_moves_or_orders() -> None:
-    """IS-1 / DESIGN: a player never learns another's stamina, hidden order, or assassination."""
+    """IS-1 / IS-55: a player never learns another's stamina, hidden order, or assassination."""
     g = Game(settings(base_vision=2, start_positions={"1": [1, 1], "2": [1, 1], "3": [1, 1]}), n=3)
     g.start()
     g.order("p2", {"type": "assassinate", "target": "p3"}, oid="secret-a")

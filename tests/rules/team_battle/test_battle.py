@@ -3,6 +3,8 @@ TB-40…TB-53)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from app.rules.base import DIRECTOR_VIEWER, PUBLIC_VIEWER, RuleViolation
@@ -103,6 +105,40 @@ def test_tb41_extra_retreat_against_gather_outside_count_and_gate() -> None:
     assert not [e for e in game.events_of("damage") if e["slot"] == 3]
 
 
+def test_tb41_extra_retreat_takes_a_use_when_not_free() -> None:
+    """TB-41 setting `extra_retreat_free` off: the extra Retreat is inside the order count
+    and the morale gate — a side whose battle use is spent cannot take it, one with a use
+    left can."""
+    game = battle_game(extra_retreat_free=False)
+    game.order("A", {"type": "gather", "slot": 3})
+    game.order("B", {"type": "hold", "slot": 1})  # B's one battle use
+    game.ready_all()
+    assert game.state["phase"] == "response"
+    violation = game.rejects("B", {"type": "retreat", "slot": 3})
+    assert (violation.code, violation.rule) == ("no_order_uses", "TB-11")
+
+    game = battle_game(extra_retreat_free=False)
+    game.order("A", {"type": "gather", "slot": 3})
+    game.ready_all()
+    game.order("B", {"type": "retreat", "slot": 3})  # B's use was still free: accepted
+    game.director("set_morale", side="B", morale=4.5)  # tier 1 needs 5
+    game.ready("B")
+    assert game.state["orders"][-1]["status"] == "void"  # the gate, rechecked at close
+    assert game.events_of("order_voided")[0]["rule"] == "TB-13"
+
+
+def test_tb5a_response_window_setting_off() -> None:
+    """TB-5a setting `response_window` off: no window after the battle phase; a Gather or a
+    Retreat is resolved at once, with no extra Retreat (TB-41) and no Pursuit (TB-45)."""
+    game = battle_game(response_window=False)
+    game.order("A", {"type": "gather", "slot": 3})
+    game.order("B", {"type": "retreat", "slot": 2})
+    game.ready_all()
+    assert game.state["round"] == 2 and game.state["phase"] == "command"
+    assert not [e for e in game.events_of("phase_opened") if e["phase"] == "response"]
+    assert game.events_of("troops_gathered")  # the round was resolved
+
+
 def test_tb44_battle_rest_grants_a_battle_use() -> None:
     """TB-44: next round you have one more battle-phase order use."""
     game = battle_game()
@@ -123,8 +159,8 @@ def test_tb45_pursuit_only_in_answer_to_a_retreat() -> None:
     assert game.rejects("A", {"type": "pursuit", "slot": 1}).code == "pursuit_not_allowed"
     game.order("A", {"type": "pursuit", "slot": 2})
     game.ready("A")
-    (hit,) = [e for e in game.events_of("damage") if e["slot"] == 2]
-    assert hit["side"] == "A" and hit["modifiers"][0][0] == "pursuit"
+    # A's 7 vs B's 6 at slot 2: band (1 – 1), doubled: B's unit loses 2, A's loses none.
+    assert (game.slots("A")[1], game.slots("B")[1]) == (7, 4)
 
 
 def test_tb45_no_pursuit_after_own_battle_order() -> None:
@@ -163,30 +199,45 @@ def test_tb46_feint_shown_as_gather() -> None:
 def test_tb47_surprise_costs_two_once_per_game() -> None:
     """TB-47: public, once per game, costs two battle uses; troops of the neighbouring
     slots may move into it. No extra retreat for the opponent."""
-    game = battle_game()
-    assert game.rejects("A", {"type": "surprise", "slot": 2}).rule == "TB-12"
+    # Large, even armies with low dice: nobody is near losing over four rounds.
+    game = Game(dice="low", troops={"A": 100, "B": 100})
+    game.deploy([20] * 5, [20] * 5)
+    game.ready_all()
+    violation = game.rejects("A", {"type": "surprise", "slot": 2})
+    assert (violation.code, violation.rule) == ("no_order_uses", "TB-12")  # one use only
+    game.order("A", {"type": "battle_rest"})  # TB-44: two battle uses in round 2
+    game.finish_round()
+    game.ready_all()
+    before = game.slots("A")
+    game.order("A", {"type": "surprise", "slot": 2, "from_left": 1, "from_right": 1})
+    game.ready_all()
+    # Resolved without a response window (no extra Retreat), troops moved in first.
+    assert game.state["round"] == 3 and game.state["phase"] == "command"
+    assert not [e for e in game.events_of("phase_opened") if e["phase"] == "response"]
+    (moved,) = game.events_of("troops_gathered")
+    assert moved["order"] == "surprise"
+    assert moved["slots"][:3] == [before[0] - 1, before[1] + 2, before[2] - 1]
+    # Round 3: another Battle Rest, so round 4 has two battle uses again…
+    game.ready_all()
     game.order("A", {"type": "battle_rest"})
     game.finish_round()
     game.ready_all()
-    game.order("A", {"type": "surprise", "slot": 2, "from_left": 1, "from_right": 1})
-    game.ready_all()
-    assert game.state["phase"] == "command"  # no response window for Surprise
-    assert game.events_of("troops_gathered")[0]["order"] == "surprise"
-    game.ready_all()
-    assert game.rejects("A", {"type": "surprise", "slot": 2}).code in (
-        "once_per_game",
-        "no_order_uses",
-    )
+    assert game.state["round"] == 4 and game.state["phase"] == "battle"
+    assert game.view(viewer("A"))["sides"]["A"]["order_uses"]["left_this_phase"] == 2
+    # …and still no second Surprise: it is once per game.
+    violation = game.rejects("A", {"type": "surprise", "slot": 4})
+    assert (violation.code, violation.rule) == ("once_per_game", "TB-47")
 
 
 def test_tb48_feigned_defeat_full_sequence() -> None:
-    """TB-48 end to end: shown as Retreat, pursued, judged troops doubled."""
+    """TB-48 end to end: shown as Retreat, pursued, judged troops doubled — it has then
+    taken effect as itself, so it is revealed (TB-6)."""
     game = battle_game()
     game.order("B", {"type": "battle_rest"})
     game.finish_round()
     game.ready_all()  # round 2 command
     # A 7 vs B 6 at slot 2 (after round 1's low dice); B feigns defeat there.
-    game.order("B", {"type": "feigned_defeat", "slot": 2})
+    order_id = game.order("B", {"type": "feigned_defeat", "slot": 2})
     game.ready_all()
     assert game.state["phase"] == "response"
     (shown,) = [o for o in game.view(viewer("A"))["announced"] if o["round"] == 2]
@@ -196,6 +247,41 @@ def test_tb48_feigned_defeat_full_sequence() -> None:
     game.ready("A")
     (hit,) = [e for e in game.events_of("damage") if e["slot"] == 2 and e["judged"] == [10, 7]]
     assert hit["side"] == "B" and hit["band"] == [1, 3]  # B's 5 judged as 10
+    (revealed,) = game.events_of("order_revealed")
+    assert (revealed["order_id"], revealed["type"]) == (order_id, "feigned_defeat")
+    (shown,) = [o for o in game.view(PUBLIC_VIEWER)["announced"] if o["id"] == order_id]
+    assert shown["type"] == "feigned_defeat"
+
+
+def _disguise_twin(order_type: str) -> Game:
+    """Round 2: B gives ``order_type`` at slot 3 (after a Battle Rest, so a Feigned Defeat's
+    two uses are there); A answers with nothing and the round resolves."""
+    game = Game(dice="random")
+    game.deploy()
+    game.ready_all()
+    game.order("B", {"type": "battle_rest"})
+    game.finish_round()
+    game.ready_all()
+    game.order("B", {"type": order_type, "slot": 3})
+    game.ready_all()
+    assert game.state["phase"] == "response"  # A may pursue either
+    game.ready("A")
+    assert game.state["round"] == 3
+    return game
+
+
+def test_tb48_feigned_defeat_is_a_retreat_to_everyone_else_until_pursued() -> None:
+    """TB-48: It is announced as a Retreat (TB-6: nothing public may reveal it before the
+    rules do). Unpursued, everything the public and the opponent can see — events and
+    views — is exactly what a real Retreat would have produced."""
+    feigned, retreat = _disguise_twin("feigned_defeat"), _disguise_twin("retreat")
+    for who in (PUBLIC_VIEWER, viewer("A")):
+        seen = [(e.kind, e.data) for e in feigned.visible_events(who)]
+        assert seen == [(e.kind, e.data) for e in retreat.visible_events(who)]
+        assert "feigned" not in json.dumps([e for e in seen if e[0] != "game_started"])
+        assert feigned.view(who) == retreat.view(who)
+    # Its own side knows; once the game is over everybody does (TB-6 Default).
+    assert "feigned_defeat" in json.dumps(feigned.view(viewer("B"))["announced"])
 
 
 def test_tb49_first_strike_through_the_engine() -> None:
@@ -244,7 +330,7 @@ def test_tb52a_see_through_nullifies_the_named_type() -> None:
     game.order("B", {"type": "retreat", "slot": 3})  # A's 8 vs B's 7
     game.ready_all()
     (seen,) = game.events_of("order_seen_through")
-    assert seen["side"] == "A" and seen["nullified"][0]["type"] == "retreat"
+    assert seen["side"] == "A" and seen["order_type"] == "retreat" and seen["nullified"] == 1
     assert game.view(viewer("B"))["seen_through"][0]["type"] == "retreat"
     assert [e["side"] for e in game.events_of("damage") if e["slot"] == 3] == ["A"]
     violation = None
@@ -255,16 +341,59 @@ def test_tb52a_see_through_nullifies_the_named_type() -> None:
     assert violation is not None and violation.status == 422
 
 
+def test_tb52a_voided_order_stays_hidden() -> None:
+    """TB-52a with TB-6: the voided order never took effect, so it is not revealed: the
+    public and the seer learn that See Through named Hold and voided one order, not which
+    slot it named. Its own side is told which of its orders it was."""
+    game = battle_game()
+    seer = game.order("A", {"type": "see_through", "order_type": "hold"})
+    voided = game.order("B", {"type": "hold", "slot": 4})
+    game.ready_all()
+    (event,) = [e for e in game.events if e.kind == "order_seen_through"]
+    assert event.data == {
+        "side": "A",
+        "order_id": seer,
+        "order_type": "hold",
+        "nullified": 1,
+        "rule": "TB-52a",
+    }
+    for who in (PUBLIC_VIEWER, viewer("A")):
+        assert voided not in json.dumps([e.data for e in game.visible_events(who)])
+        view = game.view(who)
+        assert view["seen_through"] == [
+            {"side": "B", "type": "hold", "status": "nullified", "round": 1, "phase": "battle"}
+        ]
+        assert voided not in json.dumps(view)
+    # The See Through itself took effect: it is revealed with what it named.
+    (shown,) = game.view(PUBLIC_VIEWER)["revealed"]
+    assert shown["id"] == seer and shown["body"]["order_type"] == "hold"
+    (told,) = [e for e in game.events if e.kind == "orders_nullified"]
+    assert told.audience == ("side:B", "director") and told.reveal_at == "end"
+    assert told.data["orders"] == [
+        {"order_id": voided, "type": "hold", "body": {"type": "hold", "slot": 4}}
+    ]
+    assert game.view(viewer("B"))["seen_through"][0]["body"] == {"type": "hold", "slot": 4}
+
+
 def test_tb53_annihilation_through_the_engine() -> None:
     """TB-53: Each enemy unit annihilated raises your morale by your max morale / 5 and
     lowers the enemy's by the enemy's max morale / 5."""
-    game = Game(dice="high", troops={"A": 30, "B": 20})
+    game = Game(dice="high", troops={"A": 30, "B": 20})  # max morale 15 and 10
     game.deploy([4, 7, 8, 6, 5], [1, 8, 8, 2, 1])
+    game.director("set_morale", side="A", morale=5)  # far from the cap (TB-5)
     game.finish_round()
-    annihilated = game.events_of("annihilated")
-    assert {(e["side"], e["slot"]) for e in annihilated} >= {("B", 1), ("B", 5)}
-    (morale_b,) = [e for e in game.events_of("morale_changed") if e["side"] == "B"]
-    assert morale_b["own_units_annihilated"] >= 2
+    # A's 4, 6 and 5 face B's 1, 2 and 1: each is ≥ double, rolls the band's top
+    # (3, 4, 4), takes the 1, 2, 1 troops there and penetrates 2 + 2 + 3 = 7, × 3 units
+    # = 21 (TB-23, TB-24).
+    assert {(e["side"], e["slot"]) for e in game.events_of("annihilated")} == {
+        ("B", 1),
+        ("B", 4),
+        ("B", 5),
+    }
+    assert game.slots("B") == [0, 8, 8, 0, 0]
+    # A: 5 + 3 × 15/5 = 14. B: 10 − 21 − 3 × 10/5 = −17, and B loses (TB-60).
+    assert (game.morale("A"), game.morale("B")) == (14, -17)
+    assert game.state["winner"] == "A" and game.state["finish_reason"] == "morale"
 
 
 @pytest.mark.parametrize(("morale_b", "winner"), [(0, "A"), (-2.5, "A"), (15, None)])
@@ -278,3 +407,45 @@ def test_tb60_game_ends_when_morale_reaches_zero(morale_b: float, winner: str | 
         assert game.outcomes[-1].finished
         assert ("phase", "phase") in game.outcomes[-1].cancel_timers
         assert game.view(PUBLIC_VIEWER)["phase"] == "finished"
+
+
+@pytest.mark.parametrize(("setting", "winner"), [("lower_morale_loses", "A"), ("draw", "draw")])
+def test_tb60_both_out_of_troops_through_the_engine(setting: str, winner: str) -> None:
+    """TB-60 (silent in the rules): both sides are out of troops when a round resolves and
+    both still have morale; by default the lower morale loses, setting
+    `both_out_of_troops="draw"` makes it a draw."""
+    game = Game(dice="low", slots=2, troops={"A": 4, "B": 4}, both_out_of_troops=setting)
+    game.deploy([2, 2], [2, 2])
+    for side in ("A", "B"):  # the director's edits leave no unit on either side
+        for slot in (1, 2):
+            game.director("set_troops", side=side, slot=slot, troops=0)
+    game.director("set_morale", side="B", morale=1)  # A keeps 2
+    game.finish_round()
+    assert game.state["phase"] == "finished"
+    assert game.state["winner"] == winner
+
+
+def test_resolution_settings_reach_the_resolution() -> None:
+    """Every resolution setting of TB-4, TB-22, TB-25, TB-49 and the order of effects is
+    handed to the resolution core (their outcomes are tested in test_resolution.py)."""
+    from app.rules.team_battle.engine import resolution_rules
+    from app.rules.team_battle.settings import TeamBattleSettings
+
+    changed = TeamBattleSettings(
+        whole_morale=True,
+        quarter_band_rounding="up",
+        damage_overflow="penetration",
+        halve_before_doubling=True,
+        first_strike_timing="before_moves",
+    )
+    rules = resolution_rules(changed.model_dump(mode="json"))
+    assert (
+        rules.whole_morale,
+        rules.quarter_up,
+        rules.overflow_to_penetration,
+        rules.halve_before_doubling,
+        rules.first_strike_before_moves,
+    ) == (True, True, True, True, True)
+    plain = resolution_rules(TeamBattleSettings().model_dump(mode="json"))
+    assert not (plain.whole_morale or plain.quarter_up or plain.overflow_to_penetration)
+    assert not (plain.halve_before_doubling or plain.first_strike_before_moves)

@@ -121,11 +121,14 @@ def test_every_setting_cites_a_rule() -> None:
         ), name
 
 
-@pytest.mark.parametrize(("total", "morale"), [(30, 15), (25, 12.5)])
-def test_tb4_starting_morale_is_half_the_troops(total: int, morale: float) -> None:
+@pytest.mark.parametrize(
+    ("total", "whole", "morale"), [(30, False, 15), (25, False, 12.5), (25, True, 12)]
+)
+def test_tb4_starting_morale_is_half_the_troops(total: int, whole: bool, morale: float) -> None:
     """TB-4: Morale = total troops / 2 at the start; that is also the side's maximum
-    morale. Default: morale arithmetic is exact (fractions allowed, e.g. 12.5)."""
-    game = Game(troops={"A": total, "B": 30})
+    morale. Default: morale arithmetic is exact (fractions allowed, e.g. 12.5); setting
+    `whole_morale`: ⌊25/2⌋ = 12."""
+    game = Game(troops={"A": total, "B": 30}, whole_morale=whole)
     side = game.view(PUBLIC_VIEWER)["sides"]["A"]
     assert side["morale"] == morale and side["max_morale"] == morale
 
@@ -346,13 +349,18 @@ def test_tb30_dispatch_validation(moves: list[dict[str, int]], code: str) -> Non
 def test_tb30_dispatch_may_empty_a_slot_without_annihilation() -> None:
     """TB-30: A slot may be emptied this way (no annihilation, TB-53 does not apply) and
     units may be merged."""
-    game = Game()
-    game.deploy()
-    game.play_round(
-        command={"A": [{"type": "dispatch", "moves": [{"from": 1, "to": 2, "troops": 4}]}]}
-    )
-    assert not [e for e in game.events_of("annihilated") if e["side"] == "A" and e["slot"] == 1]
-    assert game.state["round"] == 2
+    game = Game(dice="low")
+    game.deploy()  # A 4,7,8,6,5 — B 6,6,7,5,6
+    game.order("A", {"type": "dispatch", "moves": [{"from": 1, "to": 2, "troops": 4}]})
+    game.ready_all()
+    assert game.slots("A") == [0, 11, 8, 6, 5]  # merged into slot 2
+    assert (game.morale("A"), game.morale("B")) == (15, 15)  # nothing for the emptying
+    game.director("set_morale", side="B", morale=12)  # room below B's cap (TB-5)
+    game.finish_round()
+    assert game.events_of("annihilated") == []
+    # In resolution B's 6 faces the empty slot and penetrates with its own troops (TB-23):
+    # A 15 − 6 = 9, not 15 − 6 − 3; B keeps 12, not 12 + 3.
+    assert (game.morale("A"), game.morale("B")) == (9, 12)
 
 
 def test_tb31_inspire_lifts_gates_once_per_game() -> None:

@@ -110,7 +110,24 @@ def test_tb22_equal_troops_higher_morale_deals(
     hits = damage_entries(log)
     assert [h["side"] for h in hits] == dealers
     assert all(h["band"] == [1, top] for h in hits)
+    # The higher dice give the band's top: each dealer takes exactly that from the other.
+    assert result.troops == [
+        [troops - (top if "B" in dealers else 0)],
+        [troops - (top if "A" in dealers else 0)],
+    ]
     assert result.penetration == [0, 0]
+
+
+@pytest.mark.parametrize(("rounding", "taken"), [(False, 1), (True, 2)])
+def test_tb22_quarter_band_rounding_setting(rounding: bool, taken: int) -> None:
+    """TB-22 setting `quarter_band_rounding`: the band (1 – 6/4) tops out at
+    max(1, ⌊1.5⌋) = 1 by default, at ⌈1.5⌉ = 2 with 'up' (also TB-32 and TB-49)."""
+    result, _ = fight([6], [6], "high", morale=(150, 100), quarter_up=rounding)
+    assert result.troops == [[6], [6 - taken]]
+    # First Strike (TB-49) uses the same band: 6 strikes 9 for 1 (or 2); then B's 8 (or 7)
+    # is the higher unit and deals d = 2 (or 1) back at the band's top.
+    struck, _ = fight([6], [9], "high", a_orders={"first_strike": [1]}, quarter_up=rounding)
+    assert struck.troops == ([[4], [8]] if taken == 1 else [[5], [7]])
 
 
 def test_tb23_penetration_is_difference_minus_damage_dealt() -> None:
@@ -154,12 +171,29 @@ def test_tb24_two_penetrating_units_double_the_total() -> None:
 def test_tb25_damage_capped_at_remaining_troops_excess_lost() -> None:
     """TB-25: Damage reduces the unit's troops; troops never go below 0. Default: damage
     beyond the remaining troops is lost (it is not added to penetration)."""
-    result, log = fight([20], [2], "high")  # d = 18, roll 18, cap 2
-    (hit,) = damage_entries(log)
-    assert hit["roll"] == 18 and hit["damage"] == 2
-    assert ["cap", 2, 2] in hit["modifiers"]
-    assert result.troops[1] == [0]
-    assert result.penetration[0] == 160  # 18 − 2, not 18 − 18 + overflow
+    result, _ = fight([20], [2], "high")  # d = 18, roll 18, only 2 troops to take
+    assert result.troops == [[20], [0]]
+    assert result.penetration[0] == 160  # 18 − 2 dealt; the other 16 rolled are lost
+    assert result.morale[1] == 150 - 160 - 30  # and the annihilation (TB-53)
+
+
+def test_tb25_overflow_to_penetration_setting() -> None:
+    """TB-25 setting `damage_overflow="penetration"`: the 16 rolled beyond the lower
+    unit's 2 troops are added to the penetration (16 + 16 = 32)."""
+    result, _ = fight([20], [2], "high", overflow_to_penetration=True)
+    assert result.troops == [[20], [0]]
+    assert result.penetration[0] == 320
+    # A unit that does not penetrate (h < 2l) still loses its overflow: 7 vs 5 with both
+    # in Blood Battle, roll 2 × 4 = 8 > 5.
+    lost, _ = fight(
+        [7],
+        [5],
+        "high",
+        a_orders={"blood_battle": [1]},
+        b_orders={"blood_battle": [1]},
+        overflow_to_penetration=True,
+    )
+    assert lost.troops[1] == [0] and lost.penetration == [0, 0]
 
 
 def test_tb26_counter_uses_troops_at_start_of_resolution() -> None:
@@ -184,9 +218,10 @@ def test_tb27_hold_halves_penetration_exactly(exact: bool, morale_after: int) ->
 @pytest.mark.parametrize(("halve_up", "damage"), [(False, 2), (True, 3)])
 def test_tb27_halving_rounding_of_unit_damage(halve_up: bool, damage: int) -> None:
     """TB-27: halving rounds down (setting `halving_rounding`)."""
-    _, log = fight([10], [5], "high", b_orders={"stand_firm": [1]}, halve_up=halve_up)
-    assert damage_entries(log)[0]["roll"] == 5
-    assert damage_entries(log)[0]["damage"] == damage
+    # 10 vs 5: d = 5, roll 5, Stand Firm halves it: ⌊2.5⌋ = 2 or ⌈2.5⌉ = 3.
+    result, _ = fight([10], [5], "high", b_orders={"stand_firm": [1]}, halve_up=halve_up)
+    assert result.troops == [[10], [5 - damage]]
+    assert result.penetration[0] == (5 - damage) * 10  # TB-23: d − damage dealt
 
 
 def test_tb53_annihilation_moves_both_sides_morale() -> None:
@@ -207,6 +242,20 @@ def test_tb4_morale_is_exact_and_may_go_negative() -> None:
     below 0 while judging victory."""
     result, _ = fight([10], [4], "low", morale=(150, 10), b_orders={"hold": [1]})
     assert result.morale[1] == 10 - 15  # −0.5 exactly
+
+
+@pytest.mark.parametrize(
+    ("whole", "morale_a", "morale_b", "held"), [(False, 74, 36, 135), (True, 70, 40, 140)]
+)
+def test_tb4_whole_morale_setting(whole: bool, morale_a: int, morale_b: int, held: int) -> None:
+    """TB-4 setting `whole_morale`: with max morale 12, an annihilation is worth 12/5 = 2.4
+    exactly, or ⌊2.4⌋ = 2 in whole numbers (TB-53); a penetration of 3 halved by Hold is
+    1.5, or 1 (TB-27)."""
+    # 8 vs 1: 7 rolled, 1 taken (annihilated), penetration 7 − 1 = 6.
+    result, _ = fight([8], [1], "high", morale=(50, 120), max_morale=(120, 120), whole_morale=whole)
+    assert result.morale == [morale_a, morale_b]
+    halved, _ = fight([10], [4], "low", b_orders={"hold": [1]}, whole_morale=whole)
+    assert halved.morale[1] == held
 
 
 def test_tb5_gains_summed_before_the_cap() -> None:
@@ -246,14 +295,14 @@ def test_tb32_counter_strikes_back_only_when_damaged_by_higher_unit() -> None:
 )
 def test_tb34_blood_battle_doubles_dealt_and_received(a_bb: bool, b_bb: bool, damage: int) -> None:
     """TB-34: the damage that unit deals and receives this round is doubled."""
-    _, log = fight(
+    result, _ = fight(
         [7],
         [5],
         "low",
         a_orders={"blood_battle": [1] if a_bb else []},
         b_orders={"blood_battle": [1] if b_bb else []},
     )
-    assert damage_entries(log)[0]["damage"] == damage
+    assert result.troops == [[7], [5 - damage]]
 
 
 @pytest.mark.parametrize(("setting", "penetration"), [(False, 40), (True, 80)])
@@ -266,18 +315,33 @@ def test_tb34_blood_battle_penetration_setting(setting: bool, penetration: int) 
     assert result.penetration[0] == penetration
 
 
-def test_tb40_gather_moves_neighbours_in_before_first_strike() -> None:
-    """TB-40: name one of your slots; troops of its left and right neighbours may move into
-    it. Default: the order states how many come from each side (all by default)."""
+def gathered_first_strike(before_moves: bool) -> RoundResult:
+    """A gathers slots 1 and 3 into slot 2 (2 + 3 + 4 = 9) and First Strikes from it at B's
+    10; B's other slots are empty, so nothing else fights but the empty-slot penetration."""
     a = SideForces.plain([3, 2, 4], 150, 150)
-    a.gathers.append(("gather", 1, None, 1))
-    b = SideForces.plain([3, 3, 3], 150, 150)
-    log: list[dict[str, Any]] = []
-    result = resolve_round(a, b, ResolutionRules(dice="low"), random.Random(1), log)
-    moved = [e for e in log if e["kind"] == "troops_gathered"][0]
-    assert (moved["from_left"], moved["from_right"]) == (3, 1)
-    assert moved["slots"] == [0, 6, 3]
-    assert sum(moved["slots"]) == 9 and result.troops[1][0] == 3  # moves conserve troops
+    a.gathers.append(("gather", 1, None, None))
+    a.first_strike[1] = True
+    b = SideForces.plain([0, 10, 0], 150, 150)
+    rules = ResolutionRules(dice="high", first_strike_before_moves=before_moves)
+    return resolve_round(a, b, rules, random.Random(1), None)
+
+
+def test_tb40_gather_moves_neighbours_in_before_first_strike() -> None:
+    """TB-40: troops of its left and right neighbours may move into it (all by default),
+    and TB-49 Default: First Strike is applied after the Gather moves. The gathered 9
+    strike with band (1 – ⌊9/4⌋ = 2): B's 10 → 8; then 9 vs 8: B's unit is lower and
+    takes d = 1. The moves conserve troops and empty the neighbours."""
+    result = gathered_first_strike(before_moves=False)
+    assert result.troops == [[0, 9, 0], [0, 7, 0]]
+    assert result.annihilated == [0, 0]
+
+
+def test_tb49_first_strike_timing_setting() -> None:
+    """TB-49 setting `first_strike_timing="before_moves"`: the strike comes from slot 2's
+    own 2 troops (band 1 – 1): B's 10 → 9; then the gathered 9 face 9, equal troops and
+    equal morale: both deal (1 – ⌊9/4⌋ = 2) (TB-22)."""
+    result = gathered_first_strike(before_moves=True)
+    assert result.troops == [[0, 7, 0], [0, 7, 0]]
 
 
 def test_tb42_retreat_no_damage_either_way() -> None:
@@ -297,10 +361,11 @@ def test_tb43_hold_halves_facing_penetration() -> None:
 
 def test_tb45_pursuit_ignores_retreat_and_doubles_damage() -> None:
     """TB-45: it ignores the facing Retreat's immunity, and the damage it deals is doubled."""
-    result, log = fight([7], [5], "low", a_orders={"pursuit": [1]}, b_orders={"retreat": [1]})
-    (hit,) = damage_entries(log)
-    assert hit["modifiers"][0] == ["pursuit", 2, 2]
-    assert result.troops == [[7], [3]]
+    result, _ = fight([7], [5], "low", a_orders={"pursuit": [1]}, b_orders={"retreat": [1]})
+    assert result.troops == [[7], [3]]  # band (1 – 2), low roll 1, doubled
+    # Without the Pursuit the Retreat holds: nothing at all.
+    held, _ = fight([7], [5], "low", b_orders={"retreat": [1]})
+    assert held.troops == [[7], [5]]
 
 
 def test_tb48_feigned_defeat_unpursued_takes_no_damage() -> None:
@@ -361,19 +426,22 @@ def test_tb51_stand_firm_halves_damage_received() -> None:
     assert (1, "stand_firm", 1) in result.revealed
 
 
-def test_modifier_order_pursuit_blood_battle_stand_firm_cap() -> None:
-    """Order of effects: base band → Pursuit ×2 → Blood Battle ×2 → Stand Firm ½ → cap."""
-    _, log = fight(
+@pytest.mark.parametrize(("halve_first", "left"), [(False, 0), (True, 2)])
+def test_order_of_effects_doubling_then_halving_then_cap(halve_first: bool, left: int) -> None:
+    """Order of effects: base band → Pursuit ×2 → Blood Battle ×2 → Stand Firm ½ → cap
+    (setting `halve_before_doubling` moves the ½ first). 9 vs 6: d = 3, roll 3; doubled
+    twice 12, halved 6, capped at the 6 troops: B's unit is gone. Halving first: ⌊3/2⌋ = 1,
+    doubled twice 4: 2 troops left."""
+    result, _ = fight(
         [9],
-        [4],
-        "low",
+        [6],
+        "high",
         a_orders={"pursuit": [1], "blood_battle": [1]},
         b_orders={"stand_firm": [1], "retreat": [1]},
+        halve_before_doubling=halve_first,
     )
-    (hit,) = damage_entries(log)
-    names = [m[0] for m in hit["modifiers"]]
-    assert names == ["pursuit", "blood_battle_dealer", "stand_firm", "cap"]
-    assert hit["roll"] == 3 and hit["damage"] == 4
+    assert result.troops == [[9], [left]]
+    assert result.annihilated == [0, 1 if left == 0 else 0]
 
 
 # ----- TB-60 ---------------------------------------------------------------------------------
@@ -405,6 +473,22 @@ def test_tb60_victory_and_every_tie_case(
     reached 0 loses. If both sides' morale reaches 0 at once, the more negative side
     loses. Default: if both are exactly equal, the round ends in a draw."""
     assert judge_victory(list(morale), list(troops)) == (winner, reason)
+
+
+def test_tb60_both_out_of_troops_setting() -> None:
+    """TB-60 (silent in the rules): both sides out of troops at once with morale left —
+    the lower morale loses by default; setting `both_out_of_troops="draw"` makes it a draw.
+    Morale at or below 0 still decides by the rules themselves."""
+    assert judge_victory([20, 30], [0, 0]) == ("B", "lower_morale")
+    assert judge_victory([20, 30], [0, 0], both_out_of_troops_draw=True) == (
+        "draw",
+        "both_out_of_troops",
+    )
+    assert judge_victory([0, 30], [0, 0], both_out_of_troops_draw=True) == (
+        "B",
+        "morale_before_troops",
+    )
+    assert judge_victory([-5, -1], [0, 0], both_out_of_troops_draw=True) == ("B", "lower_morale")
 
 
 def test_tb60_exact_tie_setting_off_uses_troops() -> None:
