@@ -111,10 +111,13 @@ def body_from_form(
     inputs are left out (the body then means the same as the default). A value that is
     not a number where one is needed raises ValueError."""
     body: dict[str, Any] = {}
-    for name, prop, _required in properties(schema, root):
+    for name, prop, required in properties(schema, root):
         if name in skip:
             continue
         kind = prop.get("type")
+        if required and prop.get("nullable") and str(form.get(name) or "") == "":
+            body[name] = None  # a required choice of "none" (e.g. unequip, IS-37)
+            continue
         if kind == "boolean":
             if form.get(name) is not None:
                 body[name] = _scalar(str(form.get(name)), prop)
