@@ -75,7 +75,8 @@ UI: dict[str, tuple[str, str]] = {
     "none": ("无", "none"),
     # orders
     "orders": ("指令", "Orders"),
-    "your_orders": ("你方本阶段的指令", "Your orders this phase"),
+    "your_orders": ("你方本回合的指令", "Your orders this round"),
+    "your_orders_island": ("你的待结算指令", "Your standing orders"),
     "no_orders": ("还没有指令。", "No orders yet."),
     "give_order": ("下达指令", "Give an order"),
     "submit": ("提交", "Submit"),
@@ -123,6 +124,12 @@ UI: dict[str, tuple[str, str]] = {
         "This round's resolution simulated {n} times from what you know (your orders and "
         "public facts); the other side's hidden orders are not in it.",
     ),
+    "odds_hint_exact": (
+        "按你所知（己方指令与公开信息）对骰子的全部 {n} 种结果逐一结算；对方未公开的指令不在其中。",
+        "Every one of the {n} ways the dice can fall, resolved from what you know (your "
+        "orders and public facts); the other side's hidden orders are not in it.",
+    ),
+    "game_over_note": ("游戏已结束。", "The game is over."),
     "odds_preview": ("预估", "Preview"),
     "odds_unavailable": (
         "对方部署公开后才能预估。",
@@ -523,7 +530,7 @@ _EVENTS: dict[str, tuple[str, str]] = {
     ),
     "timer_refused": ("一个计时器被拒绝。", "A timer was refused."),
     # island
-    "placed": ("你出现在 {at}。", "You start at {at}."),
+    "placed": ("{name} 出现在 {at}。", "{name} starts at {at}."),
     "island_started": ("游戏开始，第 {day} 天。", "The game has started: day {day}."),
     "moved": (
         "{name} 从 {from_} 移动到 {to}{hidden}。",
@@ -575,6 +582,13 @@ _NOTES: dict[str, tuple[str, str]] = {
 }
 
 
+def _number(value: Any) -> Any:
+    """15.0 reads as 15; 12.5 stays."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def _cell(value: Any) -> str:
     if isinstance(value, list | tuple) and len(value) == 2:
         return f"({value[0]},{value[1]})"
@@ -605,7 +619,9 @@ def describe_event(
         return side_name(str(value), lang) if value else ""
 
     fields: dict[str, Any] = {
-        k: v for k, v in data.items() if isinstance(k, str) and not isinstance(v, dict | list)
+        k: _number(v)
+        for k, v in data.items()
+        if isinstance(k, str) and not isinstance(v, dict | list)
     }
     if "side" in data:
         fields["side"] = side(data["side"])
@@ -641,7 +657,7 @@ def describe_event(
         fields["order"] = order(data.get("order_type"))
     elif kind == "round_resolved":
         morale = data.get("morale", {})
-        fields["mA"], fields["mB"] = morale.get("A"), morale.get("B")
+        fields["mA"], fields["mB"] = _number(morale.get("A")), _number(morale.get("B"))
     elif kind == "intel":
         face: Mapping[str, Any] = data.get("order") or {}
         fields["order"] = order(face.get("type")) if face else ""
@@ -656,6 +672,7 @@ def describe_event(
         fields["name"] = data.get("name") or name(data.get("player_id"))
     elif kind == "placed":
         fields["at"] = _cell(data.get("at"))
+        fields["name"] = name(data.get("player"))
     elif kind == "moved":
         fields["name"] = data.get("name") or name(data.get("player"))
         fields["from_"], fields["to"] = _cell(data.get("from")), _cell(data.get("to"))

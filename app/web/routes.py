@@ -182,7 +182,9 @@ def _game_context(page: dict[str, Any], lang: str) -> dict[str, Any]:
             me = view.get("you", {}).get("side")
             context["board"] = views.tb_board(view, me, lang)
         else:
-            context["map"] = views.island_map(view, page["settings"], lang)
+            # The public knows no cell of the island (IS-55): no map for spectators.
+            if view.get("visible_cells") is not None or view.get("all_players"):
+                context["map"] = views.island_map(view, page["settings"], lang)
             context["island"] = {
                 "alive": view.get("players", []),
                 "dead": view.get("dead", []),
@@ -441,6 +443,9 @@ def _odds_model(result: dict[str, Any] | None, side: str, lang: str) -> dict[str
         )
     outcomes = result["outcomes"]
     return {
+        "exact": result["exact"],
+        "rounds": result["rounds"],
+        "ways": result.get("ways", result["rounds"]),
         "bars": bars,
         "outcomes": [
             (t("odds_win", side=views.side_name(side, lang)), round(outcomes[side] * 100, 1)),

@@ -255,6 +255,10 @@ def island_map(view: Mapping[str, Any], settings: Mapping[str, Any], lang: str) 
     for p in (view.get("all_players") or {}).values():
         if p.get("alive") and p.get("at"):
             director_cells.setdefault((p["at"][0], p["at"][1]), []).append(p["name"])
+    director_monsters: dict[tuple[int, int], list[JSON]] = {}
+    for m in (view.get("monsters") or {}).values() if "all_players" in view else []:
+        if m.get("count", 0) > 0:
+            director_monsters.setdefault((m["at"][0], m["at"][1]), []).append(m)
     here = tuple(view["position"]) if view.get("position") else None
     rows = []
     for y in range(1, height + 1):
@@ -271,7 +275,8 @@ def island_map(view: Mapping[str, Any], settings: Mapping[str, Any], lang: str) 
                     "terrain": terrain_id if visible else "",
                     "terrain_name": terrains.get(terrain_id, {}).get("name") or terrain_id
                     if visible
-                    else t("unknown_cell"),
+                    else "",
+                    "label": f"({x},{y})" + ("" if visible else " " + t("unknown_cell")),
                     "here": here == (x, y),
                     "players": [p["name"] for p in cell["players"]]
                     if cell
@@ -279,12 +284,13 @@ def island_map(view: Mapping[str, Any], settings: Mapping[str, Any], lang: str) 
                     "monsters": [
                         f"{kinds.get(m['kind'], {}).get('name') or m['kind']}×{m['count']}"
                         for m in (cell or {}).get("monsters", [])
+                        or director_monsters.get((x, y), [])
                     ],
                     "busy": bool(cell and cell.get("busy")),
                 }
             )
         rows.append(cells)
-    return {"rows": rows, "width": width}
+    return {"rows": rows, "width": width, "fit": width <= 8}
 
 
 def _terrain(settings: Mapping[str, Any], x: int, y: int) -> str:
@@ -590,6 +596,32 @@ def _island_field(
     if name in ("count", "food"):
         return Field(kind="number", minimum=1, value=1, **base)
     return None
+
+
+# --- the audit log ------------------------------------------------------------------------------
+def audit_lines(audit: list[Mapping[str, Any]], names: Mapping[str, str], tz: str) -> list[JSON]:
+    """Newest first; player ids in a payload read as names."""
+
+    def readable(value: Any) -> Any:
+        if isinstance(value, str):
+            return names.get(value, value)
+        if isinstance(value, list):
+            return [readable(v) for v in value]
+        if isinstance(value, dict):
+            return {k: readable(v) for k, v in value.items() if k != "action"}
+        return value
+
+    return [
+        {
+            "at": local_time(a["at"], tz),
+            "action": a["action"],
+            "actor": a["actor"],
+            "payload": "，".join(
+                f"{k}: {v}" for k, v in readable(a["payload"]).items() if v not in (None, "")
+            ),
+        }
+        for a in reversed(audit)
+    ]
 
 
 # --- director tools -------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +41,12 @@ def screenshots_folder(db_kind: str) -> Path:
     return folder
 
 
-def launch() -> Iterator[Any]:
-    """A Chromium for a module's tests (yields the Playwright ``Browser``)."""
+async def launch() -> AsyncIterator[Any]:
+    """A Chromium for a module's tests (yields the Playwright ``Browser``). The async API:
+    the tests run in the suite's event loop, the app in a thread of its own."""
     missing = None
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.async_api import async_playwright
     except ImportError as error:
         missing = f"Playwright is not installed: {error}"
     if missing is None and not Path(CHROMIUM).exists():
@@ -54,12 +55,12 @@ def launch() -> Iterator[Any]:
         if os.environ.get("CI"):
             pytest.fail(missing)
         pytest.skip(missing)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield browser
         finally:
-            browser.close()
+            await browser.close()
 
 
 class Shots:
@@ -71,16 +72,15 @@ class Shots:
         self.count = 0
         self.saved: list[Path] = []
 
-    def __call__(self, page: Any, name: str) -> Path:
+    async def __call__(self, page: Any, name: str) -> Path:
         self.count += 1
         path = self.folder / f"{self.prefix}-{self.count:02d}-{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        await page.screenshot(path=str(path), full_page=True)
         self.saved.append(path)
         return path
 
 
-def fits_the_screen(page: Any) -> bool:
+async def fits_the_screen(page: Any) -> bool:
     """Nothing wider than the viewport (wide tables scroll inside their own box)."""
-    return bool(
-        page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
-    )
+    script = "() => document.documentElement.scrollWidth <= window.innerWidth + 1"
+    return bool(await page.evaluate(script))

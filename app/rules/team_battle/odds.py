@@ -157,11 +157,12 @@ def preview(
     draw_on_tie = bool(view["settings"]["draw_on_exact_tie"])
     tally: Counter[tuple[int, int, int, int]] = Counter()
     exact = False
+    ways = 1
     if rules.dice != "random":
         rounds = 1  # no chance involved: one resolution is the exact answer
         exact = True
         _tally(tally, resolve_round(a, b, rules, rng), 1)
-    elif enumerate_up_to and _enumerate(a, b, rules, tally, enumerate_up_to):
+    elif enumerate_up_to and (ways := _enumerate(a, b, rules, tally, enumerate_up_to)):
         exact = True
     else:
         tally.clear()
@@ -178,6 +179,7 @@ def preview(
     return {
         "rounds": rounds,
         "exact": exact,
+        "ways": ways if exact else None,
         "morale": {s: _distribution(morale[i], total) for i, s in enumerate(SIDES)},
         "expected_morale": {
             s: round(sum(v * c for v, c in morale[i].items()) / total / MORALE_UNIT, 2)
@@ -226,9 +228,10 @@ class _Replay:
 
 def _enumerate(
     a: SideForces, b: SideForces, rules: ResolutionRules, tally: Counter[Any], limit: int
-) -> bool:
+) -> int:
     """Every way the dice can fall, each resolved by the engine once and weighted by its
-    probability: the exact distribution, when there are at most ``limit`` ways (True).
+    probability: the exact distribution, when there are at most ``limit`` ways (returns
+    how many; 0 when there are more).
     Later draws may depend on earlier ones, so the ways are walked as an odometer over
     the draws each replay actually made."""
     ways: list[tuple[tuple[int, int, int, int], list[int]]] = []
@@ -239,7 +242,7 @@ def _enumerate(
         key = (result.morale[0], result.morale[1], sum(result.troops[0]), sum(result.troops[1]))
         ways.append((key, replay.sizes))
         if len(ways) > limit:
-            return False
+            return 0
         j = len(replay.taken) - 1
         while j >= 0 and replay.taken[j] + 1 >= replay.sizes[j]:
             j -= 1
@@ -252,7 +255,7 @@ def _enumerate(
     denominator = math.lcm(*products)
     for (key, _sizes), product in zip(ways, products, strict=True):
         tally[key] += denominator // product
-    return True
+    return len(ways)
 
 
 def _distribution(counts: Counter[int], total: int) -> list[JSON]:

@@ -24,7 +24,17 @@
   }, 1000);
   startCountdowns(document);
 
-  // --- live: any new event re-reads this page and swaps its live regions
+  // A notice ("order submitted") is for the moment it answers: not for reloads.
+  (function forgetNotice() {
+    const url = new URL(window.location.href);
+    if (url.searchParams.has("ok")) {
+      url.searchParams.delete("ok");
+      window.history.replaceState(null, "", url.pathname + url.search + url.hash);
+    }
+  })();
+
+  // --- live: any new event re-reads this page and swaps its live regions; when the
+  // page's shape changed (a new phase brings other forms), it is loaded anew.
   let refreshing = false;
   let again = false;
   function busy(region) {
@@ -40,6 +50,12 @@
       const response = await fetch(window.location.href, { credentials: "same-origin", headers: { "X-Requested-With": "live" } });
       if (!response.ok) return;
       const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+      const shape = (root) => Array.from(root.querySelectorAll("[data-live][id]")).map((el) => el.id).join(" ");
+      if (shape(doc) !== shape(document)) {
+        const editing = Array.from(document.querySelectorAll("[data-keep]")).some(busy);
+        if (!editing) { window.location.replace(window.location.href); return; }
+      }
+      document.querySelectorAll(".alert.notice").forEach((el) => el.remove());
       doc.querySelectorAll("[data-live][id]").forEach((fresh) => {
         const old = document.getElementById(fresh.id);
         if (!old) return;
