@@ -282,7 +282,7 @@ async def _player_view(
         ruleset, _order_schema(ruleset), page["available"], page, lang
     )
     if ruleset == "team_battle":
-        context["orders"] = views.tb_orders(view, lang)
+        context["orders"] = views.tb_orders(view, you.get("side"), lang)
         context["odds"] = view.get("phase") in ("command", "battle", "response")
         context["ready"] = view["sides"][you["side"]].get("ready") if you.get("side") else None
     else:

@@ -200,12 +200,13 @@ def tb_board(view: Mapping[str, Any], me: str | None, lang: str) -> JSON:
     return {"slots": list(range(1, n + 1)), "rows": rows, "info": info}
 
 
-def tb_orders(view: Mapping[str, Any], lang: str) -> list[JSON]:
-    """The viewer's side's orders of this round, newest first."""
+def tb_orders(view: Mapping[str, Any], me: str | None, lang: str) -> list[JSON]:
+    """The viewer's side's orders of this round, newest first (after the end the view
+    holds both sides' orders: still only one's own here)."""
     t = translator(lang)
     out = []
     for order in reversed(view.get("orders", []) or []):
-        if order.get("round") != view["round"]:
+        if order.get("round") != view["round"] or order.get("side") != me:
             continue
         body = {k: v for k, v in order["body"].items() if k != "type"}
         out.append(
