@@ -37,6 +37,7 @@ test-postgres: $(STAMP)
 bench: $(STAMP)  ## engine benchmarks (service benchmarks need PostgreSQL: see bench/README.md)
 	$(BIN)/python bench/team_battle_engine.py
 	$(BIN)/python bench/island_engine.py
+	$(BIN)/python bench/odds.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache data

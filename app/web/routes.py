@@ -281,6 +281,7 @@ async def _player_view(
     context["forms"] = views.order_forms(
         ruleset, _order_schema(ruleset), page["available"], page, lang
     )
+    context["revise_fields"] = {f["type"]: f["fields"] for f in context["forms"] if f["fields"]}
     if ruleset == "team_battle":
         context["orders"] = views.tb_orders(view, you.get("side"), lang)
         context["odds"] = view.get("phase") in ("command", "battle", "response")

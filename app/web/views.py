@@ -218,6 +218,7 @@ def tb_orders(view: Mapping[str, Any], me: str | None, lang: str) -> list[JSON]:
                 "status": t(f"order_status_{order['status']}"),
                 "phase": t(f"phase_{order['phase']}"),
                 "changeable": order["status"] == "pending" and order["phase"] == view["phase"],
+                "revisable": order["type"] != "deploy",  # a new deployment replaces it
             }
         )
     return out

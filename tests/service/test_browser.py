@@ -209,6 +209,12 @@ async def test_a_team_battle_played_to_a_winner_in_three_browsers(
     assert await fits_the_screen(a)
 
     await give_order(a, "counter", select={"slot": "1"})
+    # A pending order can be revised (the same order, another slot).
+    revise = a.locator("#orders details.revise")
+    await revise.locator("summary").click()
+    await revise.locator("select[name=slot]").select_option("2")
+    await revise.locator("button[type=submit]").click()
+    await expect(a.locator("#orders .order-list")).to_contain_text("第2格")
     await b.click("form.ready-form button")
     await ready_by_keyboard(a)
     await expect(b.locator("#status")).to_contain_text("战斗阶段")
