@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck test-sqlite test-postgres bench clean
+.PHONY: run test lint typecheck test-sqlite test-postgres bench image-test clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,9 @@ bench: $(STAMP)  ## engine benchmarks (service benchmarks need PostgreSQL: see b
 	$(BIN)/python bench/team_battle_engine.py
 	$(BIN)/python bench/island_engine.py
 	$(BIN)/python bench/odds.py
+
+image-test:  ## build the image with podman, run it alone and with docker-compose.yml, play a game
+	bash ops/podman/image-test.sh
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache data

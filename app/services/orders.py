@@ -15,6 +15,7 @@ from app.models import (
     OrderRevision,
     OrderRow,
 )
+from app.publish import receipts
 from app.rules.base import STEP_ORDER, STEP_READY, STEP_REVISE, STEP_WITHDRAW
 from app.services.auth import Principal, new_id, require_known, require_player
 from app.services.steps import StepWrite, compute_step, deadline_due, persist_steps, run_step
@@ -101,10 +102,19 @@ def prepare_submission(
         "updated_at": now,
     }
     write.new_order = order
+    write.outcome.reply = with_receipt(game, principal, write.outcome.reply, write.outcome.state)
     write.new_revision = _revision_values(
         order_id, "submit", body, order["status"], principal, write.seq, now
     )
     return write, order
+
+
+def with_receipt(
+    game: Game, principal: Principal, reply: dict[str, Any], state: dict[str, Any]
+) -> dict[str, Any]:
+    """The reply plus the caller's current sealed-order receipt (app/publish/receipts.py)."""
+    mine = receipts.current_receipt(game.ruleset, game.seed, state, principal.actor)
+    return reply if mine is None else {**reply, "receipt": mine}
 
 
 async def submit_order(
@@ -157,7 +167,7 @@ async def revise_order(
     row.updated_at = now
     row.status = outcome.order_status.get(order_id, row.status)
     session.add(_revision(row, "revise", body, principal, game.step_seq, now))
-    return order_json(row, outcome.reply)
+    return order_json(row, with_receipt(game, principal, outcome.reply, outcome.state))
 
 
 async def withdraw_order(
@@ -171,7 +181,7 @@ async def withdraw_order(
     row.status = outcome.order_status.get(order_id, "withdrawn")
     row.updated_at = now
     session.add(_revision(row, "withdraw", None, principal, game.step_seq, now))
-    return order_json(row, outcome.reply)
+    return order_json(row, with_receipt(game, principal, outcome.reply, outcome.state))
 
 
 async def list_orders(

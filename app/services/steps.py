@@ -31,6 +31,7 @@ from app.models import (
     SerializedJSON,
     Timer,
 )
+from app.publish import receipts
 from app.rules.base import Actor, Event, Outcome, RuleViolation, Step, TimerSpec, step_rng
 from app.rules.registry import get_ruleset
 from app.services import pg_batch
@@ -140,6 +141,7 @@ class StepWrite:
     outcome: Outcome
     new_order: dict[str, Any] | None = None  # the order row this step creates, if any
     new_revision: dict[str, Any] | None = None
+    before: dict[str, Any] | None = None  # the state the step was applied to (receipts)
 
 
 def compute_step(
@@ -151,7 +153,7 @@ def compute_step(
     seq = game.step_seq + 1
     step = Step(id=f"s{seq}", kind=kind, actor=actor, payload=dict(payload))
     outcome = apply_step(game.ruleset, game.seed, game.state, step, now)
-    return StepWrite(game, seq, kind, actor, dict(payload), now, outcome)
+    return StepWrite(game, seq, kind, actor, dict(payload), now, outcome, before=game.state)
 
 
 async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
@@ -232,8 +234,26 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
             await schedule_timer(session, game, spec, w.now)
         for timer_kind, key in outcome.cancel_timers:
             await cancel_timer(session, game, timer_kind, key, w.now)
+        await seal_receipts(session, w)
         if outcome.finished:
             await finish_game(session, game, w.now)
+
+
+async def seal_receipts(session: AsyncSession, w: StepWrite) -> None:
+    """At a phase close, publish the sealed-order receipts; when orders are revealed or
+    the game ends, their salts (app/publish/receipts.py)."""
+    game = w.game
+    for kind, data, audience in await receipts.receipt_events(
+        session,
+        game.id,
+        game.ruleset,
+        game.seed,
+        w.before,
+        w.outcome.events,
+        w.outcome.finished,
+        w.seq,
+    ):
+        append_event(session, game, kind, data, audience, w.now)
 
 
 async def run_step(

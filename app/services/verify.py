@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import AppError, conflict
 from app.models import EventRow, Game, StepRow
+from app.publish import receipts
 from app.rules.base import Actor, Step, seed_commitment
 from app.rules.registry import get_ruleset
 from app.services.games import roster, roster_players, ruleset_settings
@@ -51,6 +52,7 @@ async def verify(session: AsyncSession, game: Game) -> dict[str, Any]:
         )
     state: dict[str, Any] = json_roundtrip(ruleset.initial_state(settings, players))
     mismatches: list[dict[str, Any]] = []
+    closes: list[tuple[int, Any, Any, bool]] = []  # what the receipts are checked against
     for row in steps:
         role = cast(Literal["player", "director", "system"], row.actor_role)
         actor = Actor(role=role, player_id=row.actor_player_id, side=row.actor_side)
@@ -67,7 +69,22 @@ async def verify(session: AsyncSession, game: Game) -> dict[str, Any]:
             mismatches.append({"step": row.seq, "problem": "events differ"})
         if state_hash(outcome.state) != row.state_hash:
             mismatches.append({"step": row.seq, "problem": "state differs"})
+        closes.append((row.seq, state, outcome.events, outcome.finished))
         state = json_roundtrip(outcome.state)  # as the database would give it back
+    published = (
+        await session.execute(
+            select(EventRow.kind, EventRow.data)
+            .where(
+                EventRow.game_id == game.id,
+                EventRow.kind.in_((receipts.SEALED, receipts.OPENED)),
+            )
+            .order_by(EventRow.seq)
+        )
+    ).all()
+    receipts_checked, receipt_problems = receipts.check_replay(
+        game.ruleset, game.seed, closes, [(k, d) for k, d in published]
+    )
+    mismatches.extend(receipt_problems)
     commitment_ok = seed_commitment(game.seed) == game.seed_commitment
     if not commitment_ok:
         mismatches.insert(0, {"step": 0, "problem": "seed does not match its commitment"})
@@ -76,6 +93,7 @@ async def verify(session: AsyncSession, game: Game) -> dict[str, Any]:
         "commitment_ok": commitment_ok,
         "steps": len(steps),
         "events": sum(len(v) for v in stored.values()),
+        "receipts": receipts_checked,
         "seed": game.seed,
         "seed_commitment": game.seed_commitment,
         "mismatches": mismatches[:20],

@@ -234,6 +234,7 @@ def run_midnight(ctx: Ctx) -> None:
     state = ctx.state
     s = ctx.s
     ended_day = int(state["day"])
+    ended_date = state["date"]
     deaths_before = len(state["deaths"])
     # 1) assassinations and counter-kills
     state["night_log"] = []
@@ -298,6 +299,7 @@ def run_midnight(ctx: Ctx) -> None:
         "day_report",
         {
             "day": ended_day,
+            "date": ended_date,  # the local date that ended (the forum report's heading)
             "new_day": state["day"],
             "deaths": new_deaths,
             "alive": [{"player": x, "name": ctx.player(x)["name"]} for x in alive],
