@@ -641,6 +641,11 @@ async def _console(
             for o in view.get("orders", {}).values()
             if o["status"] in ("pending", "held")
         ]
+    origin = str(request.base_url).rstrip("/")
+    for shown_key in ("invite", "replaced"):
+        if shown and shown_key in shown and str(shown[shown_key].get("url", "")).startswith("/"):
+            # The API answers with a path; the director shares a whole link.
+            shown[shown_key] = {**shown[shown_key], "url": origin + shown[shown_key]["url"]}
     context.update(
         {
             "setup": page["summary"]["status"] == "setup",

@@ -690,6 +690,8 @@ def settings_fields(
     simple: list[Field] = []
     complex_: list[Field] = []
     for name, prop, _required in properties(schema, schema):
+        if name == "timezone":
+            continue  # the form asks for the game's time zone once, for every game
         help_text = str(prop.get("description") or "")
         label = pick(lang, *SETTING_LABELS[name]) if name in SETTING_LABELS else name
         base: dict[str, Any] = {

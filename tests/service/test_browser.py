@@ -118,8 +118,8 @@ async def add_player(d: Any, name: str, side: str | None = None) -> str:
         await d.select_option("#pside", side)
     await d.click("form.add-player button.primary")
     link = d.locator("code.invite-link")
-    await expect(link).to_have_text(re.compile(r"^/join/"))
-    return str(await link.inner_text())
+    await expect(link).to_have_text(re.compile(r"^http://127\.0\.0\.1:\d+/join/"))
+    return "/join/" + str(await link.inner_text()).split("/join/", 1)[1]
 
 
 async def join(page: Any, base: str, invite: str, shots: Shots | None = None) -> None:
