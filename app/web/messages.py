@@ -49,6 +49,8 @@ UI: dict[str, tuple[str, str]] = {
     "phase_response": ("响应阶段", "Response window"),
     "phase_finished": ("游戏结束", "Game over"),
     "phase_day": ("白天", "Day"),
+    "pk_window": ("PK 时段", "PK window"),
+    "deep_night": ("深夜", "Deep night"),
     "round_n": ("第 {n} 回合", "Round {n}"),
     "day_n": ("第 {n} 天", "Day {n}"),
     # team battle board

@@ -67,7 +67,10 @@ def header(page: Mapping[str, Any], lang: str) -> JSON:
         bits.append(t("round_n", n=view["round"]))
     if ruleset == "island" and view.get("day"):
         bits.append(t("day_n", n=view["day"]))
-    if phase and summary["status"] != "finished":
+    window = _time_window(view, page["now"], tz) if summary["status"] == "running" else None
+    if window:
+        bits.append(t(window))
+    elif phase and summary["status"] != "finished":
         bits.append(t(f"phase_{phase}") if f"phase_{phase}" in _PHASES else str(phase))
     winner = view.get("winner")
     return {
@@ -88,6 +91,19 @@ def header(page: Mapping[str, Any], lang: str) -> JSON:
         "seed": summary.get("seed"),
         "seed_commitment": summary["seed_commitment"],
     }
+
+
+def _time_window(view: Mapping[str, Any], now: datetime, tz: str) -> str | None:
+    """The island's evening windows (IS-3), from the times its public view announces."""
+    start, deep = view.get("pk_window_start"), view.get("deep_night_start")
+    if not isinstance(start, str) or not isinstance(deep, str):
+        return None
+    clock = now.astimezone(ZoneInfo(tz)).strftime("%H:%M")
+    if clock >= deep:
+        return "deep_night"
+    if clock >= start:
+        return "pk_window"
+    return None
 
 
 _PHASES = {
