@@ -95,6 +95,8 @@ UI: dict[str, tuple[str, str]] = {
     "order_cost": ("消耗 {n} 次", "costs {n}"),
     "order_tier": ("{n} 阶", "tier {n}"),
     "unavailable": ("现在不能使用", "Not available now"),
+    "unavailable_n": ("现在不能使用的指令（{n}）", "Orders you cannot give now ({n})"),
+    "nothing_to_order": ("现在没有可以下达的指令。", "There is no order you can give now."),
     "status": ("状态", "Status"),
     "order_status_pending": ("待结算", "pending"),
     "order_status_resolved": ("已生效", "resolved"),
