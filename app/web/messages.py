@@ -565,6 +565,9 @@ _EVENTS: dict[str, tuple[str, str]] = {
         "A deadline was missed while down; the game is paused.",
     ),
     "timer_refused": ("一个计时器被拒绝。", "A timer was refused."),
+    "orders_sealed": ("隐藏指令已封存，收据已公布。", "Hidden orders sealed; receipts published."),
+    "receipts_opened": ("收据已开封，任何人都可以核对。", "Receipts opened: anyone can check them."),
+    "receipt_contents": ("封存的内容（仅导演可见）。", "What was sealed (director only)."),
     # island
     "placed": ("{name} 出现在 {at}。", "{name} starts at {at}."),
     "island_started": ("游戏开始，第 {day} 天。", "The game has started: day {day}."),
