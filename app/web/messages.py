@@ -7,6 +7,7 @@ Templates call ``t("key", **fields)``; event lines in the feeds come from
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -504,6 +505,10 @@ _EVENTS: dict[str, tuple[str, str]] = {
     ),
     "order_voided": ("指令无效：{order}（{why}）", "Order void: {order} ({why})"),
     "order_seen_through": ("{side}识破了{order}。", "{side} saw through {order}."),
+    "orders_nullified": (
+        "{side}的{orders}被识破，没有效果。",
+        "{side}'s {orders} was seen through: no effect.",
+    ),
     "resolution_started": ("第 {round} 回合战斗结算开始。", "Round {round}: resolution begins."),
     "damage": (
         "{side}第{slot}格造成 {damage} 点伤害。",
@@ -566,7 +571,10 @@ _EVENTS: dict[str, tuple[str, str]] = {
     ),
     "timer_refused": ("一个计时器被拒绝。", "A timer was refused."),
     "orders_sealed": ("隐藏指令已封存，收据已公布。", "Hidden orders sealed; receipts published."),
-    "receipts_opened": ("收据已开封，任何人都可以核对。", "Receipts opened: anyone can check them."),
+    "receipts_opened": (
+        "收据已开封，任何人都可以核对。",
+        "Receipts opened: anyone can check them.",
+    ),
     "receipt_contents": ("封存的内容（仅导演可见）。", "What was sealed (director only)."),
     # island
     "placed": ("{name} 出现在 {at}。", "{name} starts at {at}."),
@@ -585,8 +593,11 @@ _EVENTS: dict[str, tuple[str, str]] = {
     "ate": ("进食，饥饿 {hunger}，食物 {food}。", "Ate: hunger {hunger}, food {food}."),
     "gave": ("给予 {item} × {count}。", "Gave {item} × {count}."),
     "order_posted": ("已提交{order}（目标 {target}）。", "{order} submitted (target {target})."),
-    "target_moved": ("{text}", "{text}"),
-    "held_move_done": ("{text}", "{text}"),
+    "target_moved": (
+        "你的暗杀目标在结算前移动了，你可以更改或撤销。",
+        "Your target moved before 24:00: you may change or cancel.",
+    ),
+    "held_move_done": ("挂起的移动已完成。", "Your held move has completed."),
     "story_triggered": ("触发剧情：{title}。", "Story triggered: {title}."),
     "story_resolved": ("剧情结算：{text}", "Story resolved: {text}"),
     "director_action": ("导演操作：{action}。", "Director action: {action}."),
@@ -619,6 +630,15 @@ _NOTES: dict[str, tuple[str, str]] = {
     "death": ("你死了（{cause}）。", "You died ({cause})."),
     "night_encounter": ("夜里在 {at} 遭遇危险。", "Danger met in the night at {at}."),
 }
+
+
+class _Formatter(string.Formatter):
+    """A field the event did not carry reads as "?" rather than breaking the line."""
+
+    def get_value(self, key: int | str, args: Any, kwargs: Any) -> Any:
+        if isinstance(key, str):
+            return kwargs.get(key, "?")
+        return super().get_value(key, args, kwargs)
 
 
 def _number(value: Any) -> Any:
@@ -692,6 +712,8 @@ def describe_event(
         fields["before"], fields["after"] = data.get("before"), data.get("after")
     elif kind == "order_voided":
         fields["why"] = pick(lang, data.get("message_zh"), data.get("message_en"))
+    elif kind == "orders_nullified":
+        fields["orders"] = "、".join(order(o.get("type")) for o in data.get("orders", []))
     elif kind == "order_seen_through":
         fields["order"] = order(data.get("order_type"))
     elif kind == "round_resolved":
@@ -733,8 +755,8 @@ def describe_event(
     elif kind == "order_posted":
         fields["order"] = order_name("island", str(data.get("type")), lang)
         fields["target"] = name(data.get("target"))
-    elif kind in ("target_moved", "held_move_done"):
-        fields["text"] = pick(lang, data.get("zh"), data.get("en"))
+    elif kind in ("target_moved", "held_move_done") and (data.get("zh") or data.get("en")):
+        return pick(lang, data.get("zh"), data.get("en"))  # the engine's own words
     elif kind == "director_action":
         action = str(data.get("action"))
         fields["action"] = pick(lang, *TOOL_NAMES.get(action, (action, action)))
@@ -751,9 +773,9 @@ def describe_event(
     if pair is None:
         return kind
     try:
-        return pair[1 if en else 0].format(**fields)
-    except (KeyError, IndexError, ValueError):
-        return pair[1 if en else 0].split("{")[0].rstrip("：: ") or kind
+        return _Formatter().vformat(pair[1 if en else 0], (), fields)
+    except (IndexError, ValueError):
+        return pair[1 if en else 0]
 
 
 def _note(note: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> str:
