@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.rules.base import DIRECTOR, Actor, Player, Step, Viewer, step_rng  # noqa: E402
 from app.rules.team_battle import RULESET, TeamBattleSettings  # noqa: E402
-from app.rules.team_battle.odds import preview  # noqa: E402
-from app.rules.team_battle.resolve import ResolutionRules, SideForces, resolve_round  # noqa: E402
+from app.rules.team_battle.odds import known_forces, preview, rules_of  # noqa: E402
+from app.rules.team_battle.resolve import resolve_round  # noqa: E402
 
 ROUNDS = 10_000
 TARGET_SECONDS = 0.3
@@ -66,7 +66,7 @@ def battle_phase_game() -> dict[str, object]:
     return state
 
 
-def best(run: object, repeat: int = 5) -> float:
+def best(run: object, repeat: int = 7) -> float:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -90,12 +90,17 @@ def main() -> None:
     assert result is not None and result["rounds"] == ROUNDS and not result["exact"]
     assert exact is not None and exact["exact"]
     seconds, exact_seconds = best(sampled), best(as_the_page)
-    a = SideForces.plain(view["sides"]["A"]["slots"], 150, 150)
-    b = SideForces.plain(view["sides"]["B"]["slots"], 150, 150)
-    a.stand_firm[1] = a.counter[1] = True
-    rules = ResolutionRules()
+    known = known_forces(view, "A", draft)
+    assert known is not None
+    a, b, _own, _enemy = known  # the very forces the preview resolves
+    rules = rules_of(view["settings"])
     rng = random.Random(1)
-    bare = best(lambda: [resolve_round(a, b, rules, rng) for _ in range(ROUNDS)])
+
+    def bare_loop() -> None:
+        for _ in range(ROUNDS):
+            resolve_round(a, b, rules, rng)
+
+    bare = best(bare_loop)
     print("odds preview from A's view (battle phase, 5 slots, orders on both sides)")
     print(
         f"Monte Carlo, {ROUNDS:,} rounds          {seconds:7.3f} s  ({seconds / ROUNDS * 1e6:5.1f} µs/round)"

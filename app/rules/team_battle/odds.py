@@ -116,22 +116,11 @@ def rules_of(settings: JSON) -> ResolutionRules:
     return resolution_rules(settings)
 
 
-def preview(
-    view: JSON,
-    side: str,
-    draft: list[JSON],
-    rng: random.Random,
-    rounds: int = 10_000,
-    replacing: str | None = None,
-    enumerate_up_to: int = 2_000,
-) -> JSON | None:
-    """The distribution of both sides' morale after this round's resolution, and how
-    often each side would win, from ``side``'s ``view`` and its ``draft`` orders
-    (``replacing``: the id of an own order the draft would revise). None while the
-    opponent's deployment is unknown or the game is over.
-
-    When the dice can fall in at most ``enumerate_up_to`` ways, every way is resolved
-    once and weighted exactly (``exact``); otherwise ``rounds`` rounds are sampled."""
+def known_forces(
+    view: JSON, side: str, draft: list[JSON], replacing: str | None = None
+) -> tuple[SideForces, SideForces, list[JSON], list[JSON]] | None:
+    """Both sides as ``side`` knows them for this round's resolution: (A, B, own orders,
+    known enemy orders), or None while the opponent's deployment is unknown."""
     if view.get("phase") in (None, "setup", "deployment", "finished") or side not in SIDES:
         return None
     enemy = other(side)
@@ -152,8 +141,31 @@ def preview(
             enemy_orders,
         ),
     }
+    return forces["A"], forces["B"], own_orders, enemy_orders
+
+
+def preview(
+    view: JSON,
+    side: str,
+    draft: list[JSON],
+    rng: random.Random,
+    rounds: int = 10_000,
+    replacing: str | None = None,
+    enumerate_up_to: int = 2_000,
+) -> JSON | None:
+    """The distribution of both sides' morale after this round's resolution, and how
+    often each side would win, from ``side``'s ``view`` and its ``draft`` orders
+    (``replacing``: the id of an own order the draft would revise). None while the
+    opponent's deployment is unknown or the game is over.
+
+    When the dice can fall in at most ``enumerate_up_to`` ways, every way is resolved
+    once and weighted exactly (``exact``); otherwise ``rounds`` rounds are sampled."""
+    known = known_forces(view, side, draft, replacing)
+    if known is None:
+        return None
+    a, b, own_orders, enemy_orders = known
+    sides = view["sides"]
     rules = rules_of(view["settings"])
-    a, b = forces["A"], forces["B"]
     draw_on_tie = bool(view["settings"]["draw_on_exact_tie"])
     tally: Counter[tuple[int, int, int, int]] = Counter()
     exact = False
