@@ -173,7 +173,7 @@ async def order_ids(page: Any) -> list[str]:
 
 # --- Team Battle ---------------------------------------------------------------------------------
 async def test_a_team_battle_played_to_a_winner_in_three_browsers(
-    server: str, pages: Pages, db_kind: str
+    server: str, pages: Pages, clock: FakeClock, db_kind: str
 ) -> None:
     shots = Shots(screenshots_folder(db_kind), "tb")
     d = await pages.open(DESKTOP)
@@ -215,8 +215,22 @@ async def test_a_team_battle_played_to_a_winner_in_three_browsers(
     await revise.locator("select[name=slot]").select_option("2")
     await revise.locator("button[type=submit]").click()
     await expect(a.locator("#orders .order-list")).to_contain_text("第2格")
+
+    # The director pauses: the players see it live, and an order is refused meanwhile.
+    await d.reload()
+    await d.click("form[action$='/pause'] button")
+    await expect(a.locator("#status")).to_contain_text("已暂停")
     await b.click("form.ready-form button")
-    await ready_by_keyboard(a)
+    await expect(b.locator(".alert.error")).to_contain_text("暂停")
+    await d.click("form[action$='/resume'] button")
+    await d.fill("#minutes", "30")
+    await d.click("form[action$='/extend'] button")
+    await expect(d.locator("#audit")).to_contain_text("extend_deadline")
+    await expect(a.locator("#status")).to_contain_text("24:30:00")  # the countdown moved
+    await shots(d, "director-command")
+
+    # Nobody readies: the command phase closes at its deadline, on the app's clock.
+    clock.advance(24 * 3600 + 30 * 60)
     await expect(b.locator("#status")).to_contain_text("战斗阶段")
     await expect(a.locator("#status")).to_contain_text("战斗阶段")
 
