@@ -73,8 +73,9 @@
       if (again) { again = false; setTimeout(refresh, 100); }
     }
   }
+  // A burst of events makes one refresh; many watchers of one game spread theirs out.
   let timer = null;
-  function soon() { clearTimeout(timer); timer = setTimeout(refresh, 150); }
+  function soon() { clearTimeout(timer); timer = setTimeout(refresh, 150 + Math.random() * 500); }
 
   const url = document.body.dataset.stream;
   if (url && window.EventSource) {
