@@ -155,6 +155,7 @@ UI: dict[str, tuple[str, str]] = {
     "ill": ("生病", "Ill"),
     "alive": ("存活", "Alive"),
     "dead": ("已死亡", "Dead"),
+    "you_are_dead": ("你已经死亡，仍可以继续观看。", "You are dead; you may still watch."),
     "food": ("食物", "Food"),
     "inventory": ("物品", "Items"),
     "equipped": ("装备", "Equipped"),
@@ -618,6 +619,17 @@ _EVENTS: dict[str, tuple[str, str]] = {
     "island_over": ("游戏结束。幸存者：{survivors}。", "Game over. Survivors: {survivors}."),
 }
 
+CAUSES: dict[str, tuple[str, str]] = {
+    "assassination": ("暗杀", "assassination"),
+    "counter_kill": ("反杀", "a counter-kill"),
+    "starvation": ("饥饿", "starvation"),
+    "illness": ("疾病", "illness"),
+    "hunt": ("打猎", "a hunt"),
+    "monster": ("野兽", "a beast"),
+    "pk": ("PK", "a PK"),
+    "director": ("导演判定", "the director"),
+}
+
 _NOTES: dict[str, tuple[str, str]] = {
     "assassination": ("你对 {target} 的暗杀{ok}。", "Your assassination of {target} {ok}."),
     "assassins_revealed": ("暗杀你的人：{assassins}。", "Your assassins were: {assassins}."),
@@ -794,7 +806,7 @@ def _note(note: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> str:
         "at": _cell(note.get("at")),
         "food_left": note.get("food_left"),
         "hunger": note.get("hunger"),
-        "cause": note.get("cause"),
+        "cause": pick(lang, *CAUSES.get(str(note.get("cause")), (str(note.get("cause")),) * 2)),
     }
     try:
         return pair[1 if en else 0].format(**fields)
