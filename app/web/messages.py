@@ -422,21 +422,6 @@ TOOL_NAMES: dict[str, tuple[str, str]] = {
     "end_game": ("结束游戏", "End the game"),
 }
 
-ISLAND_ORDER_TYPES = (
-    "move",
-    "explore",
-    "flee",
-    "eat",
-    "hunt",
-    "pk",
-    "pk_join",
-    "assassinate",
-    "guard",
-    "give",
-    "equip",
-)
-
-
 Translate = Callable[..., str]
 
 

@@ -12,7 +12,6 @@ import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -752,38 +751,6 @@ def _int(form: FormData, name: str, default: int | None = None) -> int:
         ) from None
 
 
-@router.post("/director/{game_id}/start")
-async def director_start(request: Request, game_id: str) -> Response:
-    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
-        return await games_service.start_game(session, game, principal, now(request))
-
-    return await _director_action(request, game_id, do)
-
-
-@router.post("/director/{game_id}/pause")
-async def director_pause(request: Request, game_id: str) -> Response:
-    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
-        return await director_service.pause(session, game, principal, now(request))
-
-    return await _director_action(request, game_id, do)
-
-
-@router.post("/director/{game_id}/resume")
-async def director_resume(request: Request, game_id: str) -> Response:
-    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
-        return await director_service.resume(session, game, principal, now(request))
-
-    return await _director_action(request, game_id, do)
-
-
-@router.post("/director/{game_id}/advance")
-async def director_advance(request: Request, game_id: str) -> Response:
-    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
-        return await director_service.advance(session, game, principal, now(request))
-
-    return await _director_action(request, game_id, do)
-
-
 @router.post("/director/{game_id}/extend")
 async def director_extend(request: Request, game_id: str) -> Response:
     async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
@@ -870,5 +837,23 @@ async def director_tool(request: Request, game_id: str) -> Response:
     return await _director_action(request, game_id, do)
 
 
-def quote_path(path: str) -> str:
-    return quote(path, safe="/")
+# The console's plain controls: each one service call on the game, nothing to read.
+# Declared last: the paths above (login, players, extend, tool…) are matched first.
+CONTROLS: dict[str, Callable[[AsyncSession, Game, Principal, Any], Awaitable[Any]]] = {
+    "start": games_service.start_game,
+    "pause": director_service.pause,
+    "resume": director_service.resume,
+    "advance": director_service.advance,
+}
+
+
+@router.post("/director/{game_id}/{control}")
+async def director_control(request: Request, game_id: str, control: str) -> Response:
+    service = CONTROLS.get(control)
+    if service is None:
+        return error_page(request, AppError(404, "not_found", "没有这个地址。", "No such page."))
+
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        return await service(session, game, principal, now(request))
+
+    return await _director_action(request, game_id, do)
