@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.api.bodies import DirectorActionBody
 from app.api.deps import Token, now, run_game
+from app.api.problems import GAME_ACTION, GAME_WRITE, problems
+from app.api.responses import Advanced, AuditEntry, DirectorActionDone, GameSummary, TimerEntry
 from app.api.schemas import ExtendDeadline
 from app.models import Game
 from app.services import director as director_service
 from app.services.auth import Principal
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["director"])
+_DIRECTOR_READ = problems(401, 403, 404, 422, 503)
 
 
-@router.post("/advance")
+@router.post("/advance", response_model=Advanced, responses=GAME_ACTION)
 async def advance(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Close the current phase now (run the game's next due timer now)."""
 
@@ -27,7 +31,7 @@ async def advance(request: Request, game_id: str, token: Token) -> JSONResponse:
     return await run_game(request, game_id, token, action)
 
 
-@router.post("/pause")
+@router.post("/pause", response_model=GameSummary, responses=GAME_ACTION)
 async def pause(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Stop all of the game's clocks (remaining time is kept)."""
 
@@ -37,7 +41,7 @@ async def pause(request: Request, game_id: str, token: Token) -> JSONResponse:
     return await run_game(request, game_id, token, action)
 
 
-@router.post("/resume")
+@router.post("/resume", response_model=GameSummary, responses=GAME_ACTION)
 async def resume(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Restart the game's clocks with the time they had left."""
 
@@ -47,7 +51,7 @@ async def resume(request: Request, game_id: str, token: Token) -> JSONResponse:
     return await run_game(request, game_id, token, action)
 
 
-@router.post("/deadline")
+@router.post("/deadline", response_model=GameSummary, responses=GAME_WRITE)
 async def extend_deadline(
     request: Request, game_id: str, body: ExtendDeadline, token: Token
 ) -> JSONResponse:
@@ -61,14 +65,18 @@ async def extend_deadline(
     return await run_game(request, game_id, token, action)
 
 
-@router.post("/director/actions")
+@router.post("/director/actions", response_model=DirectorActionDone, responses=GAME_WRITE)
 async def director_action(
     request: Request,
     game_id: str,
     token: Token,
-    body: dict[str, Any] = Body(
-        ..., examples=[{"action": "set_morale", "side": "A", "morale": 10}]
-    ),
+    body: Annotated[
+        DirectorActionBody,
+        Body(
+            examples=[{"action": "set_morale", "side": "A", "morale": 10}],
+            description="A director's tool of the game's ruleset, by its `action`.",
+        ),
+    ],
 ) -> JSONResponse:
     """Edit the game as the rules' referee (each edit is an audited event)."""
 
@@ -78,7 +86,7 @@ async def director_action(
     return await run_game(request, game_id, token, action)
 
 
-@router.get("/audit")
+@router.get("/audit", response_model=list[AuditEntry], responses=_DIRECTOR_READ)
 async def audit(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Every director action on this game, oldest first."""
 
@@ -88,7 +96,7 @@ async def audit(request: Request, game_id: str, token: Token) -> JSONResponse:
     return await run_game(request, game_id, token, action, lock=False)
 
 
-@router.get("/timers")
+@router.get("/timers", response_model=list[TimerEntry], responses=_DIRECTOR_READ)
 async def timers(request: Request, game_id: str, token: Token) -> JSONResponse:
     """The game's pending deadlines."""
 

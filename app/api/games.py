@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Union
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import Token, now, run, run_game
+from app.api.problems import GAME_ACTION, GAME_READ, GAME_WRITE, problems
+from app.api.responses import (
+    VIEW_MODELS,
+    CreatedGame,
+    CreatedPlayer,
+    Event,
+    GameSummary,
+    Verification,
+)
 from app.api.schemas import AddPlayer, CreateGame
 from app.errors import AppError
 from app.models import Game
@@ -17,9 +26,16 @@ from app.services import verify as verify_service
 from app.services.auth import Principal, is_admin
 
 router = APIRouter(prefix="/api/v1", tags=["games"])
+# GET /view answers one ruleset's view (or the setup view).
+ViewResponse: Any = Union[VIEW_MODELS]  # noqa: UP007
 
 
-@router.post("/games", status_code=201)
+@router.post(
+    "/games",
+    status_code=201,
+    response_model=CreatedGame,
+    responses=problems(400, 401, 403, 413, 422, 503),
+)
 async def create_game(request: Request, body: CreateGame, token: Token) -> JSONResponse:
     """Create a game; the caller becomes its director (the token is shown once)."""
     admin_token = request.app.state.settings.admin_token
@@ -42,7 +58,7 @@ async def create_game(request: Request, body: CreateGame, token: Token) -> JSONR
     return await run(request, action, 201, token=token, idempotent=True)
 
 
-@router.get("/games/{game_id}")
+@router.get("/games/{game_id}", response_model=GameSummary, responses=problems(404, 422, 503))
 async def get_game(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Public summary: ruleset, title, status, phase, deadline, seed commitment."""
 
@@ -52,7 +68,9 @@ async def get_game(request: Request, game_id: str, token: Token) -> JSONResponse
     return await run_game(request, game_id, None, action, lock=False)
 
 
-@router.post("/games/{game_id}/players", status_code=201)
+@router.post(
+    "/games/{game_id}/players", status_code=201, response_model=CreatedPlayer, responses=GAME_WRITE
+)
 async def add_player(request: Request, game_id: str, body: AddPlayer, token: Token) -> JSONResponse:
     """Add a player (director, during setup); the player's token is shown once."""
 
@@ -64,7 +82,7 @@ async def add_player(request: Request, game_id: str, body: AddPlayer, token: Tok
     return await run_game(request, game_id, token, action, status_code=201, idempotent=True)
 
 
-@router.post("/games/{game_id}/start")
+@router.post("/games/{game_id}/start", response_model=GameSummary, responses=GAME_ACTION)
 async def start_game(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Leave setup: start the first phase and its deadline."""
 
@@ -74,7 +92,7 @@ async def start_game(request: Request, game_id: str, token: Token) -> JSONRespon
     return await run_game(request, game_id, token, action)
 
 
-@router.get("/games/{game_id}/view")
+@router.get("/games/{game_id}/view", response_model=ViewResponse, responses=GAME_READ)
 async def get_view(request: Request, game_id: str, token: Token) -> JSONResponse:
     """What the caller may see now (director: everything; player: their view; else public)."""
 
@@ -84,7 +102,7 @@ async def get_view(request: Request, game_id: str, token: Token) -> JSONResponse
     return await run_game(request, game_id, token, action, lock=False)
 
 
-@router.get("/games/{game_id}/events")
+@router.get("/games/{game_id}/events", response_model=list[Event], responses=GAME_READ)
 async def get_events(
     request: Request,
     game_id: str,
@@ -100,7 +118,9 @@ async def get_events(
     return await run_game(request, game_id, token, action, lock=False)
 
 
-@router.get("/games/{game_id}/verify")
+@router.get(
+    "/games/{game_id}/verify", response_model=Verification, responses=problems(404, 409, 422, 503)
+)
 async def verify_game(request: Request, game_id: str) -> JSONResponse:
     """Re-run the game from its revealed seed and recorded orders; compare every event."""
 

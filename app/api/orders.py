@@ -2,29 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.api.bodies import OrderBody
 from app.api.deps import Token, now, run_game
+from app.api.problems import GAME_ACTION, GAME_WRITE, problems
+from app.api.responses import Order, OrderRevision, Ready
 from app.models import Game
 from app.services import orders as orders_service
 from app.services.auth import Principal
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["orders"])
 
-OrderBody = Body(
-    ...,
-    examples=[{"type": "deploy", "troops": [4, 7, 8, 6, 5]}, {"type": "retreat", "slot": 2}],
-    description="An order of the game's ruleset (see API.md)",
-)
+Submitted = Annotated[
+    OrderBody,
+    Body(
+        examples=[{"type": "deploy", "troops": [4, 7, 8, 6, 5]}, {"type": "retreat", "slot": 2}],
+        description="An order of the game's ruleset, by its `type`.",
+    ),
+]
 
 
-@router.post("/orders", status_code=201)
+@router.post("/orders", status_code=201, response_model=Order, responses=GAME_WRITE)
 async def submit_order(
-    request: Request, game_id: str, token: Token, body: dict[str, Any] = OrderBody
+    request: Request, game_id: str, token: Token, body: Submitted
 ) -> JSONResponse:
     """Submit an order for yourself (or your side)."""
     if request.app.state.settings.order_batching and "Idempotency-Key" not in request.headers:
@@ -37,7 +42,7 @@ async def submit_order(
     return await run_game(request, game_id, token, action, status_code=201, idempotent=True)
 
 
-@router.get("/orders")
+@router.get("/orders", response_model=list[Order], responses=problems(401, 403, 404, 422, 503))
 async def list_orders(
     request: Request, game_id: str, token: Token, status: str | None = Query(None)
 ) -> JSONResponse:
@@ -49,9 +54,9 @@ async def list_orders(
     return await run_game(request, game_id, token, action, lock=False)
 
 
-@router.put("/orders/{order_id}")
+@router.put("/orders/{order_id}", response_model=Order, responses=GAME_WRITE)
 async def revise_order(
-    request: Request, game_id: str, order_id: str, token: Token, body: dict[str, Any] = OrderBody
+    request: Request, game_id: str, order_id: str, token: Token, body: Submitted
 ) -> JSONResponse:
     """Revise a pending order while the rules allow."""
 
@@ -63,7 +68,7 @@ async def revise_order(
     return await run_game(request, game_id, token, action)
 
 
-@router.delete("/orders/{order_id}")
+@router.delete("/orders/{order_id}", response_model=Order, responses=GAME_ACTION)
 async def withdraw_order(
     request: Request, game_id: str, order_id: str, token: Token
 ) -> JSONResponse:
@@ -75,7 +80,11 @@ async def withdraw_order(
     return await run_game(request, game_id, token, action)
 
 
-@router.get("/orders/{order_id}/history")
+@router.get(
+    "/orders/{order_id}/history",
+    response_model=list[OrderRevision],
+    responses=problems(401, 403, 404, 422, 503),
+)
 async def order_history(
     request: Request, game_id: str, order_id: str, token: Token
 ) -> JSONResponse:
@@ -87,7 +96,7 @@ async def order_history(
     return await run_game(request, game_id, token, action, lock=False)
 
 
-@router.post("/ready")
+@router.post("/ready", response_model=Ready, responses=GAME_ACTION)
 async def ready(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Mark your side done for this phase; it closes early when every side is ready."""
 

@@ -9,6 +9,7 @@ from fastapi.responses import StreamingResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import Token, transact_game
+from app.api.problems import GAME_READ
 from app.live import Hub
 from app.models import Game
 from app.services import stream as stream_service
@@ -26,7 +27,17 @@ def _start(last_event_id: str | None, after: int) -> int:
     return after
 
 
-@router.get("/stream", response_class=StreamingResponse)
+@router.get(
+    "/stream",
+    response_class=StreamingResponse,
+    responses={
+        **GAME_READ,
+        200: {
+            "description": "Server-sent events, one per event you may see (`id:` its seq).",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        },
+    },
+)
 async def stream(
     request: Request,
     game_id: str,

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Literal, Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
 
 JSON = dict[str, Any]
 
@@ -233,11 +234,62 @@ class StepContext:
         )
 
 
+class BodyModel:
+    """One family of a ruleset's request bodies — its orders, or its director's actions —
+    as a pydantic model: a ``RootModel`` over a union discriminated on ``tag``.
+
+    ``model`` documents the bodies (OpenAPI); ``adapter``, built once here because order
+    submission is the hot path, checks them. Checking never changes a body: the ruleset
+    still reads the body as sent, and the rules (409) are judged only after it passes.
+    """
+
+    __slots__ = ("adapter", "model", "tag")
+
+    def __init__(self, model: type[BaseModel], tag: str) -> None:
+        self.model = model
+        self.tag = tag
+        self.adapter: TypeAdapter[Any] = TypeAdapter(model)
+
+    def problems(self, body: Any) -> list[tuple[str, ErrorDetails]]:
+        """What is wrong with ``body``, each with the dotted path of its field
+        (``moves.0.from``); empty when it is well formed. A field whose wrong value breaks
+        a rule (a diagonal move) raises that RuleViolation instead."""
+        try:
+            self.adapter.validate_python(body)
+        except ValidationError as error:
+            return [(_field(body, e["loc"]), e) for e in error.errors(include_url=False)]
+        return []
+
+
+def _field(body: Any, loc: tuple[int | str, ...]) -> str:
+    """A discriminated union puts the tag it chose into an error's location
+    (``counter.slot``); that is not a field of the body, so it is left out."""
+    parts: list[str] = []
+    here = body
+    for part in loc:
+        if isinstance(here, dict):
+            if part not in here and part in (here.get("type"), here.get("action")):
+                continue
+            here = here.get(part)
+        elif isinstance(here, list) and isinstance(part, int) and 0 <= part < len(here):
+            here = here[part]
+        else:
+            here = None
+        parts.append(str(part))
+    return ".".join(parts)
+
+
 class Ruleset(Protocol):
     """What every game type implements. See the module docstring."""
 
     name: ClassVar[str]
     settings_model: ClassVar[type[BaseModel]]
+    # The request bodies the ruleset accepts, checked by the shell before a step is run:
+    # a malformed body is a 422 that changes nothing (``app/services/bodies.py``).
+    order_model: ClassVar[BodyModel]  # POST/PUT /orders, discriminated on "type"
+    director_action_model: ClassVar[BodyModel]  # POST /director/actions, on "action"
+    # What ``view`` returns, for the API documentation (extra fields allowed).
+    view_model: ClassVar[type[BaseModel]]
 
     def initial_state(self, settings: BaseModel, roster: Sequence[Player]) -> JSON:
         """The state at the start step, before ``apply(STEP_START)``. Pure, no RNG."""

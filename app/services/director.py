@@ -11,7 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.errors import AppError, conflict
 from app.models import AuditRow, Game, Timer
 from app.rules.base import DIRECTOR, STEP_DIRECTOR, STEP_TIMER, SYSTEM, Actor
+from app.rules.registry import get_ruleset
 from app.services.auth import Principal, require_director
+from app.services.bodies import check_director_action
 from app.services.games import GameOptions, audit, summary
 from app.services.steps import DEADLINE_TIMER_KINDS, append_event, pending_timers, run_step
 
@@ -140,9 +142,8 @@ async def director_action(
 ) -> dict[str, Any]:
     """A ruleset-specific edit of the game (move a player, set morale, resolve a story…)."""
     require_director(principal)
+    check_director_action(get_ruleset(game.ruleset), body)
     _require_live(game)
-    if not isinstance(body.get("action"), str):
-        raise AppError(422, "bad_action", "缺少 action 字段。", "The body has no 'action'.")
     outcome = await run_step(session, game, STEP_DIRECTOR, DIRECTOR, body, now)
     audit(session, game, principal, str(body["action"]), body, now)
     return {"ok": True, "result": outcome.reply, "events": [e.kind for e in outcome.events]}

@@ -17,7 +17,9 @@ from app.models import (
 )
 from app.publish import receipts
 from app.rules.base import STEP_ORDER, STEP_READY, STEP_REVISE, STEP_WITHDRAW
+from app.rules.registry import get_ruleset
 from app.services.auth import Principal, new_id, require_known, require_player
+from app.services.bodies import check_order
 from app.services.steps import StepWrite, compute_step, deadline_due, persist_steps, run_step
 
 
@@ -81,6 +83,7 @@ def prepare_submission(
     The order row is written with the step, with the status the rules gave it: an order
     is acknowledged only once that transaction has committed."""
     player = require_player(principal)
+    check_order(get_ruleset(game.ruleset), body)
     require_running(game)
     if deadline_passed:
         raise _deadline_passed()
@@ -158,6 +161,7 @@ async def revise_order(
 ) -> dict[str, Any]:
     await require_accepting(session, game, now)
     row = await _own_order(session, game, principal, order_id)
+    check_order(get_ruleset(game.ruleset), body)
     kind = _order_type(body)
     outcome = await run_step(
         session, game, STEP_REVISE, principal.actor, {"order_id": order_id, "order": body}, now

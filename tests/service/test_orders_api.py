@@ -66,7 +66,7 @@ async def test_a_rejected_order_changes_nothing(client: AsyncClient) -> None:
         headers={"Accept-Language": "en"},
     )
     assert problem(r, 409, "bad_deployment")["detail"].isascii()
-    problem(await game.post("/orders", "a1", {"troops": [1]}), 422, "bad_order")
+    problem(await game.post("/orders", "a1", {"troops": [1]}), 422, "invalid_order")
     problem(await game.post("/orders", "a1", {"type": "retreat", "slot": 1}), 409, "wrong_phase")
     assert await game.view("director") == before_view
     assert await game.events("director") == before_events

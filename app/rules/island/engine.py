@@ -24,6 +24,7 @@ from app.rules.base import (
     STEP_START,
     STEP_TIMER,
     STEP_WITHDRAW,
+    BodyModel,
     Outcome,
     Player,
     Ruleset,
@@ -46,6 +47,7 @@ from app.rules.island.director import handle_director
 from app.rules.island.messages import violation
 from app.rules.island.midnight import run_midnight
 from app.rules.island.monsters import monster_check
+from app.rules.island.schema import DIRECTOR_ACTION_MODEL, ORDER_MODEL, IslandView
 from app.rules.island.settings import IslandSettings
 from app.rules.island.view import view as island_view
 
@@ -71,6 +73,9 @@ class IslandRuleset:
 
     name: ClassVar[str] = "island"
     settings_model: ClassVar[type[BaseModel]] = IslandSettings
+    order_model: ClassVar[BodyModel] = ORDER_MODEL
+    director_action_model: ClassVar[BodyModel] = DIRECTOR_ACTION_MODEL
+    view_model: ClassVar[type[BaseModel]] = IslandView
 
     # --- setup -------------------------------------------------------------------------
     def validate_player(self, settings: BaseModel, name: str, side: str | None) -> None:

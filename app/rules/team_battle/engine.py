@@ -30,6 +30,7 @@ from app.rules.base import (
     STEP_TIMER,
     STEP_WITHDRAW,
     Actor,
+    BodyModel,
     Event,
     Outcome,
     Player,
@@ -52,6 +53,7 @@ from app.rules.team_battle.resolve import (
     judge_victory,
     resolve_round,
 )
+from app.rules.team_battle.schema import DIRECTOR_ACTION_MODEL, ORDER_MODEL, TeamBattleView
 from app.rules.team_battle.settings import TeamBattleSettings, setting
 from app.rules.team_battle.state import (
     MORALE_UNIT,
@@ -107,6 +109,9 @@ class _Checked:
 class TeamBattleRuleset:
     name: ClassVar[str] = "team_battle"
     settings_model: ClassVar[type[BaseModel]] = TeamBattleSettings
+    order_model: ClassVar[BodyModel] = ORDER_MODEL
+    director_action_model: ClassVar[BodyModel] = DIRECTOR_ACTION_MODEL
+    view_model: ClassVar[type[BaseModel]] = TeamBattleView
 
     # ----- setup --------------------------------------------------------------------
     def initial_state(self, settings: BaseModel, roster: Sequence[Player]) -> JSON:
