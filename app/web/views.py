@@ -296,7 +296,8 @@ def island_map(view: Mapping[str, Any], settings: Mapping[str, Any], lang: str) 
                     else "",
                     "label": f"({x},{y})" + ("" if visible else " " + t("unknown_cell")),
                     "here": here == (x, y),
-                    "players": [p["name"] for p in cell["players"]]
+                    # "★ you" marks the viewer's own cell; the others there by name.
+                    "players": [p["name"] for p in cell["players"] if p["id"] != view.get("me")]
                     if cell
                     else director_cells.get((x, y), []),
                     "monsters": [
