@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck test-sqlite test-postgres bench image-test clean
+.PHONY: run test lint typecheck test-sqlite test-postgres bench image-test clean misago
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)  ## create the database, apply migrations, serve http://127.0.0.1:8000 (/docs)
 	$(BIN)/python -m app serve
 
-test: $(STAMP)  ## ruff, mypy, and the whole suite on SQLite and on PostgreSQL
+misago: $(STAMP)  ## the cached Misago venv the real-forum tests use (installed once, shared)
+	$(BIN)/python -m tests.support.misago install
+
+test: $(STAMP) misago  ## ruff, mypy, and the whole suite on SQLite and on PostgreSQL
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy

@@ -30,6 +30,16 @@ class Settings(BaseSettings):
     )
     db_pool_size: int = Field(20, description="Connection pool size (PostgreSQL).")
     db_echo: bool = False
+    secret_key: str | None = Field(
+        None,
+        description="Encrypts channel secrets at rest: a Fernet key or any passphrase. "
+        "Unset: a key file is created beside the SQLite database and reused.",
+    )
+    publish_allow_private_urls: bool = Field(
+        False,
+        description="Allow channel URLs on private, loopback or link-local addresses "
+        "(tests, a forum on the LAN).",
+    )
 
 
 @lru_cache

@@ -9,9 +9,12 @@ is skipped loudly otherwise.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings as hypothesis_settings
+
+from tests.support.misago import MISAGO_VERSION, MisagoForum, MisagoUnavailable, start_forum
 
 # CI runs the property tests on a fixed sequence of examples: a red run can be re-run as is.
 hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
@@ -32,7 +35,43 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"forumplay test database: {config.getoption('--db')}"
 
 
+# Tests that passed against the real Misago forum; CI checks the count is not zero.
+_MISAGO_PASSED = pytest.StashKey[int]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    report = yield
+    if (
+        report.when == "call"
+        and report.passed
+        and "misago_forum" in getattr(item, "fixturenames", ())
+    ):
+        item.config.stash[_MISAGO_PASSED] = item.config.stash.get(_MISAGO_PASSED, 0) + 1
+    return report
+
+
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, config: pytest.Config
 ) -> None:
     terminalreporter.write_line(f"forumplay test database: {config.getoption('--db')}")
+    passed = config.stash.get(_MISAGO_PASSED, 0)
+    terminalreporter.write_line(
+        f"forumplay misago forum: {passed} tests passed against Misago {MISAGO_VERSION}"
+    )
+
+
+@pytest.fixture(scope="session")
+def misago_forum() -> Iterator[MisagoForum]:
+    """A real Misago forum for this test session (tests/support/misago.py): its
+    ``base_url``, a ``category_id``, the ``bot`` (a moderator), two ``players`` and an
+    ``admin``; ``channel_config()`` gives a ``misago`` channel config for the bot.
+    Skipped when it cannot start — except under CI=true, where that fails the run."""
+    try:
+        forum = start_forum()
+    except MisagoUnavailable as error:
+        if os.environ.get("CI"):
+            pytest.fail(f"the Misago test forum did not start: {error}")
+        pytest.skip(f"the Misago test forum did not start: {error}")
+    yield forum
+    forum.stop()

@@ -1,6 +1,7 @@
 """Real servers for the tests that need one (event streams, browsers): the app served by
 uvicorn on a port the OS chose, in a thread of this process (sharing the test's clock)
-or as a subprocess (a second replica). Waiting is always on a condition, bounded."""
+or as a subprocess (a second replica). Waiting is always on a condition, bounded
+(``tests/support/waiting.py``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,18 +24,10 @@ import uvicorn
 from app.clock import Clock
 from app.main import create_app
 from app.settings import Settings
+from tests.support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0
-
-
-def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    """Poll ``condition`` until it holds; fail with ``what`` after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(0.02)
 
 
 def _bound_socket() -> socket.socket:
@@ -57,7 +49,12 @@ def thread_server(settings: Settings, clock: Clock) -> Iterator[str]:
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
-        wait_until(lambda: server.started, START_TIMEOUT, "the test server to start")
+        wait_until(
+            lambda: server.started,
+            timeout=START_TIMEOUT,
+            what="the test server to start",
+            interval=0.02,
+        )
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
@@ -91,15 +88,19 @@ def process_server(database_url: str, extra_env: dict[str, str] | None = None) -
     base = f"http://127.0.0.1:{port}"
 
     def healthy() -> bool:
-        if process.poll() is not None:
-            raise AssertionError(f"server process exited with {process.returncode}")
         try:
             return httpx.get(f"{base}/healthz", timeout=2).status_code == 200
         except httpx.HTTPError:
             return False
 
+    def died() -> str | None:
+        code = process.poll()
+        return None if code is None else f"the server process exited with {code}"
+
     try:
-        wait_until(healthy, START_TIMEOUT, "the server process to answer")
+        wait_until(
+            healthy, timeout=START_TIMEOUT, what="the server process to answer", give_up=died
+        )
         yield base
     finally:
         process.terminate()
