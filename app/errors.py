@@ -37,6 +37,7 @@ class AppError(Exception):
             violation.message_zh,
             violation.message_en,
             rule=violation.rule,
+            extra=violation.extra,
         )
 
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import PlainValidator
 
+from app.api.schemas import TextOrders
 from app.rules.registry import all_rulesets
 
 
@@ -22,8 +23,11 @@ def _json_object(value: Any) -> dict[str, Any]:
     return value
 
 
-# Issue 10's text orders (``{"text": "…"}``) join as one more member of this tuple.
-ORDER_BODIES: tuple[Any, ...] = tuple(r.order_model.model for r in all_rulesets().values())
+# One order in words (``{"text": "…"}``, issue 10) is one more kind of body.
+ORDER_BODIES: tuple[Any, ...] = (
+    *(r.order_model.model for r in all_rulesets().values()),
+    TextOrders,
+)
 DIRECTOR_ACTION_BODIES: tuple[Any, ...] = tuple(
     r.director_action_model.model for r in all_rulesets().values()
 )

@@ -11,9 +11,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.api.bodies import OrderBody
 from app.api.deps import Token, now, run_game
 from app.api.problems import GAME_ACTION, GAME_WRITE, problems
-from app.api.responses import Order, OrderRevision, Ready
+from app.api.responses import Order, OrderRevision, ParsedText, Ready
+from app.api.schemas import TextOrders
+from app.errors import prefers_english
 from app.models import Game
 from app.services import orders as orders_service
+from app.services import text_orders
 from app.services.auth import Principal
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["orders"])
@@ -21,25 +24,57 @@ router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["orders"])
 Submitted = Annotated[
     OrderBody,
     Body(
-        examples=[{"type": "deploy", "troops": [4, 7, 8, 6, 5]}, {"type": "retreat", "slot": 2}],
-        description="An order of the game's ruleset, by its `type`.",
+        examples=[
+            {"type": "deploy", "troops": [4, 7, 8, 6, 5]},
+            {"type": "retreat", "slot": 2},
+            {"text": "调兵 3号位到2号位 4人"},
+        ],
+        description="An order of the game's ruleset, by its `type`; or exactly one order "
+        'in words, `{"text": "..."}` (read as `POST /orders/parse` reads it).',
     ),
 ]
+
+
+def _english(request: Request) -> bool:
+    return prefers_english(request.headers.get("accept-language"))
 
 
 @router.post("/orders", status_code=201, response_model=Order, responses=GAME_WRITE)
 async def submit_order(
     request: Request, game_id: str, token: Token, body: Submitted
 ) -> JSONResponse:
-    """Submit an order for yourself (or your side)."""
-    if request.app.state.settings.order_batching and "Idempotency-Key" not in request.headers:
-        order = await request.app.state.batcher.submit(game_id, token, body)
+    """Submit an order for yourself (or your side), as JSON or in words."""
+    english = _english(request)
+    # Orders in words take the one-request path: reading them is slower than a JSON order,
+    # and a batch must not wait for it.
+    batched = "Idempotency-Key" not in request.headers and "text" not in body
+    if request.app.state.settings.order_batching and batched:
+        order = await request.app.state.batcher.submit(game_id, token, body, english)
         return JSONResponse(order, status_code=201)  # already plain JSON values
 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
-        return await orders_service.submit_order(session, game, principal, body, now(request))
+        return await orders_service.submit_order(
+            session, game, principal, body, now(request), english
+        )
 
     return await run_game(request, game_id, token, action, status_code=201, idempotent=True)
+
+
+@router.post(
+    "/orders/parse",
+    response_model=ParsedText,
+    responses=problems(400, 401, 403, 404, 413, 422, 503),
+)
+async def parse_orders(
+    request: Request, game_id: str, token: Token, body: TextOrders
+) -> JSONResponse:
+    """Read orders written in words and say how they were understood; changes nothing."""
+    english = _english(request)
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await text_orders.parse(session, game, principal, body.text, english)
+
+    return await run_game(request, game_id, token, action, lock=False)
 
 
 @router.get("/orders", response_model=list[Order], responses=problems(401, 403, 404, 422, 503))

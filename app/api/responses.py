@@ -128,6 +128,20 @@ class Order(BaseModel):
     body: dict[str, Any] = Field(description="The order's body as submitted.")
     created_at: datetime
     updated_at: datetime
+    echo: str | None = Field(None, description="For an order sent in words: how it was understood.")
+
+
+class ParsedText(BaseModel):
+    """Orders read from words, and how they were understood (``POST /orders/parse``)."""
+
+    orders: list[dict[str, Any]] = Field(
+        description="Order bodies, exactly as POST /orders takes them (defaults left out)."
+    )
+    echo: str = Field(
+        description="The understanding in canonical words (Chinese; English with "
+        "Accept-Language: en).",
+        examples=["调兵：3号位→2号位，4人；反击：2号位"],
+    )
 
 
 class OrderRevision(BaseModel):

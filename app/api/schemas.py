@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from app.rules.textorders import OrderText
+
 
 class CreateGame(BaseModel):
     ruleset: str = Field(description='"team_battle" or "island"')
@@ -34,3 +36,10 @@ class ExtendDeadline(BaseModel):
     seconds: float = Field(gt=0, le=7 * 24 * 3600, description="How much later")
     kind: str | None = Field(None, description="Which timer (default: the phase deadline)")
     key: str | None = None
+
+
+class TextOrders(BaseModel):
+    text: OrderText = Field(
+        description="Orders in words, Chinese or English, e.g. 调兵 3→2 4人；反击2",
+        examples=["调兵 3号位到2号位 4人；反击2"],
+    )

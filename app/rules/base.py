@@ -53,6 +53,7 @@ class RuleViolation(Exception):
         message_zh: str,
         message_en: str,
         status: int = 409,
+        extra: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(f"{code} ({rule}): {message_en}")
         self.code = code
@@ -60,6 +61,8 @@ class RuleViolation(Exception):
         self.message_zh = message_zh
         self.message_en = message_en
         self.status = status
+        # Further problem fields for the caller (e.g. the words a text order could not read).
+        self.extra: dict[str, Any] = dict(extra or {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +237,49 @@ class StepContext:
         )
 
 
+# --- orders in words ------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Named:
+    """Something a text order may name (a player, an item, a monster): its id and every
+    name it answers to, the display name first."""
+
+    id: str
+    names: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return self.names[0] if self.names else self.id
+
+
+@dataclass(frozen=True, slots=True)
+class TextContext:
+    """What a ruleset's grammar may look names up in, built by ``Ruleset.text_context``
+    from what the viewer may see (so parsing never reveals anything a view would not).
+
+    ``roster``: the players who may be named; ``me``: the player typing; ``items`` and
+    ``monsters`` (island): the scenario's items the viewer holds, and its monsters in
+    sight; ``here``: ids of the monsters in the viewer's own cell, preferred when a name
+    fits several; ``challenges``: open PKs the viewer can see, as (id, attackers,
+    defenders)."""
+
+    roster: tuple[Named, ...] = ()
+    me: str | None = None
+    items: tuple[Named, ...] = ()
+    monsters: tuple[Named, ...] = ()
+    here: tuple[str, ...] = ()
+    challenges: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedOrders:
+    """Text read as order bodies (exactly what ``POST /orders`` takes, optional fields at
+    their defaults left out), and how they were understood, in words."""
+
+    orders: list[JSON]
+    echo_zh: str
+    echo_en: str
+
+
 class BodyModel:
     """One family of a ruleset's request bodies — its orders, or its director's actions —
     as a pydantic model: a ``RootModel`` over a union discriminated on ``tag``.
@@ -327,6 +373,17 @@ class Ruleset(Protocol):
         ...
 
     def is_finished(self, state: JSON) -> bool: ...
+
+    def text_context(self, state: JSON, viewer: Viewer) -> TextContext:
+        """What ``viewer`` may name in a text order: only what their view shows or the
+        game's public roster and scenario vocabulary."""
+        ...
+
+    def parse_orders(self, text: str, context: TextContext) -> ParsedOrders:
+        """Read orders written in words (Chinese or English). Reads text only, never the
+        rules: a RuleViolation with status 422 (code ``not_understood``, ``extra`` naming
+        the ``unknown`` words and name ``candidates``) when it cannot."""
+        ...
 
 
 def seed_commitment(seed: str) -> str:

@@ -42,6 +42,7 @@ class _Submission:
     token: str | None
     body: dict[str, Any]
     future: asyncio.Future[dict[str, Any]] = field(repr=False)
+    english: bool = False  # the language of a text order's echo
 
 
 class OrderBatcher:
@@ -64,10 +65,12 @@ class OrderBatcher:
         self._workers: set[asyncio.Task[None]] = set()
         self._busy_games: set[str] = set()
 
-    async def submit(self, game_id: str, token: str | None, body: dict[str, Any]) -> dict[str, Any]:
+    async def submit(
+        self, game_id: str, token: str | None, body: dict[str, Any], english: bool = False
+    ) -> dict[str, Any]:
         """Queue one order; return it once committed, or raise its AppError."""
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Submission(game_id, token, body, future))
+        self._queue.append(_Submission(game_id, token, body, future, english))
         # One worker while the queue is short (bigger batches, fewer statements per order);
         # more once it backs up, so batches overlap each other's round trips.
         backed_up = len(self._queue) >= self._spawn_at and len(self._workers) < self._max_workers
@@ -140,7 +143,7 @@ class OrderBatcher:
                         raise not_found()
                     principal = await principal_for(session, game, item.token, self._admin_token)
                     write, order = prepare_submission(
-                        game, principal, item.body, now, game.id in passed
+                        game, principal, item.body, now, game.id in passed, item.english
                     )
                 except AppError as refusal:
                     refused.append((item, refusal))

@@ -16,8 +16,9 @@ from app.models import (
     OrderRow,
 )
 from app.publish import receipts
-from app.rules.base import STEP_ORDER, STEP_READY, STEP_REVISE, STEP_WITHDRAW
+from app.rules.base import STEP_ORDER, STEP_READY, STEP_REVISE, STEP_WITHDRAW, ParsedOrders
 from app.rules.registry import get_ruleset
+from app.services import text_orders
 from app.services.auth import Principal, new_id, require_known, require_player
 from app.services.bodies import check_order
 from app.services.steps import StepWrite, compute_step, deadline_due, persist_steps, run_step
@@ -76,17 +77,54 @@ def _order_type(body: dict[str, Any]) -> str:
     return kind
 
 
+def _from_text(
+    game: Game, principal: Principal, body: dict[str, Any]
+) -> tuple[dict[str, Any], ParsedOrders | None]:
+    """A ``{"text": ...}`` body read as the one order it says (and its echo), or the body
+    as it came."""
+    text = text_orders.text_of(body)
+    if text is None:
+        return body, None
+    parsed = text_orders.read(game, principal, text)
+    return text_orders.one_order(parsed), parsed
+
+
+async def _read_text(
+    game: Game, principal: Principal, body: dict[str, Any]
+) -> tuple[dict[str, Any], ParsedOrders | None]:
+    """``_from_text`` off the event loop: reading words is CPU work (up to a second for a
+    long, tangled text) that must not hold up other requests."""
+    text = text_orders.text_of(body)
+    if text is None:
+        return body, None
+    parsed = await text_orders.read_in_thread(game, principal, text)
+    return text_orders.one_order(parsed), parsed
+
+
 def prepare_submission(
-    game: Game, principal: Principal, body: dict[str, Any], now: datetime, deadline_passed: bool
+    game: Game,
+    principal: Principal,
+    body: dict[str, Any],
+    now: datetime,
+    deadline_passed: bool,
+    english: bool = False,
+    parsed: ParsedOrders | None = None,
 ) -> tuple[StepWrite, dict[str, Any]]:
     """Check and apply one order submission in memory; ``persist_steps`` writes it.
     The order row is written with the step, with the status the rules gave it: an order
-    is acknowledged only once that transaction has committed."""
+    is acknowledged only once that transaction has committed. A text order is read first
+    (or was, giving ``parsed``) and then takes exactly the same path."""
     player = require_player(principal)
-    check_order(get_ruleset(game.ruleset), body)
+    ruleset = get_ruleset(game.ruleset)
+    in_words = parsed is None and "text" in body
+    if not in_words:
+        check_order(ruleset, body)
     require_running(game)
     if deadline_passed:
         raise _deadline_passed()
+    if in_words:
+        body, parsed = _from_text(game, principal, body)
+        check_order(ruleset, body)
     kind = _order_type(body)
     order_id = new_id()
     write = compute_step(
@@ -109,6 +147,8 @@ def prepare_submission(
     write.new_revision = _revision_values(
         order_id, "submit", body, order["status"], principal, write.seq, now
     )
+    if parsed is not None:
+        write.outcome.reply = {**write.outcome.reply, "echo": text_orders.echo(parsed, english)}
     return write, order
 
 
@@ -121,10 +161,22 @@ def with_receipt(
 
 
 async def submit_order(
-    session: AsyncSession, game: Game, principal: Principal, body: dict[str, Any], now: datetime
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    body: dict[str, Any],
+    now: datetime,
+    english: bool = False,
 ) -> dict[str, Any]:
     passed = await deadline_due(session, game, now)
-    write, order = prepare_submission(game, principal, body, now, passed)
+    parsed = None
+    if "text" in body:  # the game's state and the caller first, then the words
+        require_player(principal)
+        require_running(game)
+        if passed:
+            raise _deadline_passed()
+        body, parsed = await _read_text(game, principal, body)
+    write, order = prepare_submission(game, principal, body, now, passed, english, parsed)
     await persist_steps(session, [write])
     return order_view(order, write.outcome.reply)
 
@@ -161,6 +213,7 @@ async def revise_order(
 ) -> dict[str, Any]:
     await require_accepting(session, game, now)
     row = await _own_order(session, game, principal, order_id)
+    body, _ = await _read_text(game, principal, body)
     check_order(get_ruleset(game.ruleset), body)
     kind = _order_type(body)
     outcome = await run_step(

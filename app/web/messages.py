@@ -121,6 +121,14 @@ UI: dict[str, tuple[str, str]] = {
     "choose": ("请选择", "Choose"),
     "optional": ("可选", "optional"),
     "text_order": ("用文字写指令", "Write your order in words"),
+    "text_order_hint_team_battle": (
+        "例如：部署 4 7 8 6 5；反击2；调度 3→2 4人",
+        "e.g. deploy 4 7 8 6 5",
+    ),
+    "text_order_hint_island": (
+        "例如：右移；提防张三；左移并暗杀张三",
+        "e.g. move right; guard Zhang San",
+    ),
     "parse": ("解析", "Read it"),
     # odds
     "odds": ("胜算预估", "What may happen this round"),

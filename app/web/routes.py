@@ -363,6 +363,21 @@ async def submit_order(request: Request, game_id: str) -> Response:
     return await _player_action(request, game_id, do, "order_saved")
 
 
+@router.post("/play/{game_id}/orders/text")
+async def submit_text_order(request: Request, game_id: str) -> Response:
+    """An order written in words, read by the game's own grammar (as POST /orders reads
+    ``{"text": …}``), then submitted like any other."""
+
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        body = {"text": str(form.get("text") or "")}
+        english = language(request) == "en"
+        return await orders_service.submit_order(
+            session, game, principal, body, now(request), english
+        )
+
+    return await _player_action(request, game_id, do, "order_saved")
+
+
 @router.post("/play/{game_id}/orders/{order_id}/revise")
 async def revise_order(request: Request, game_id: str, order_id: str) -> Response:
     async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:

@@ -195,7 +195,13 @@ async def test_a_team_battle_played_to_a_winner_in_three_browsers(
     )
     await shots(a, "play-deployed-phone")
     assert await fits_the_screen(a)
-    await give_order(b, "deploy", fill={f"troops.{i}": "6" for i in range(5)})
+    # B writes the deployment in words (the game's own grammar reads it).
+    text = b.locator("details.text-order")
+    await text.locator("summary").click()
+    await text.locator("textarea[name=text]").fill("部署 6 6 6 6 6")
+    await text.locator("button[type=submit]").click()
+    await expect(b.locator(".alert.ok")).to_be_visible()
+    await expect(b.locator("#orders .order-list")).to_contain_text("6 / 6 / 6 / 6 / 6")
     # A's deployment is not on B's board, and the spectator sees neither (TB-10).
     await expect(b.locator("tr.side-A td .troops").first).to_have_text("?")
     await shots(d, "director-deployment")

@@ -134,6 +134,7 @@ async def test_openapi_shows_every_order_and_action_of_every_ruleset(client: Asy
     assert {ref["$ref"].rsplit("/", 1)[1] for ref in body["anyOf"]} == {
         "TeamBattleOrder",
         "IslandOrder",
+        "TextOrders",  # one order in words (issue 10)
     }
     for union, types in (("TeamBattleOrder", set(ORDERS)), ("IslandOrder", set(HANDLERS))):
         mapping = schemas[union]["discriminator"]["mapping"]

@@ -26,12 +26,15 @@ from app.rules.base import (
     STEP_WITHDRAW,
     BodyModel,
     Outcome,
+    ParsedOrders,
     Player,
     Ruleset,
     Step,
+    TextContext,
     Viewer,
     copy_state,
 )
+from app.rules.island import text
 from app.rules.island.actions import handle_order, handle_revise, handle_withdraw, resolve_pk
 from app.rules.island.available import available_orders
 from app.rules.island.core import (
@@ -267,6 +270,13 @@ class IslandRuleset:
 
     def is_finished(self, state: JSON) -> bool:
         return bool(state["status"] == "finished")
+
+    # ----- orders in words (the grammar and its reader live in text.py) ----------------
+    def text_context(self, state: JSON, viewer: Viewer) -> TextContext:
+        return text.text_context(state, viewer)
+
+    def parse_orders(self, source: str, context: TextContext) -> ParsedOrders:
+        return text.parse_orders(source, context)
 
 
 RULESET = IslandRuleset()

@@ -33,16 +33,19 @@ from app.rules.base import (
     BodyModel,
     Event,
     Outcome,
+    ParsedOrders,
     Player,
     RuleViolation,
     Step,
     StepContext,
+    TextContext,
     TimerSpec,
     Viewer,
     copy_json,
     copy_state,
     side_audience,
 )
+from app.rules.team_battle import text
 from app.rules.team_battle.available import available_orders
 from app.rules.team_battle.intel import intel_source, shown_order
 from app.rules.team_battle.messages import malformed, violation
@@ -195,6 +198,13 @@ class TeamBattleRuleset:
 
     def is_finished(self, state: JSON) -> bool:
         return bool(state["phase"] == "finished")
+
+    # ----- orders in words (the grammar and its reader live in text.py) ----------------
+    def text_context(self, state: JSON, viewer: Viewer) -> TextContext:
+        return text.text_context(state, viewer)
+
+    def parse_orders(self, source: str, context: TextContext) -> ParsedOrders:
+        return text.parse_orders(source, context)
 
     # ----- validation -----------------------------------------------------------------
     def _check(self, state: JSON, step: Step) -> _Checked:
