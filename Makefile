@@ -40,6 +40,7 @@ test-postgres: $(STAMP)
 bench: $(STAMP)  ## engine benchmarks (service benchmarks need PostgreSQL: see bench/README.md)
 	$(BIN)/python bench/team_battle_engine.py
 	$(BIN)/python bench/island_engine.py
+	$(BIN)/python bench/odds.py
 
 image-test:  ## build the image with podman, run it alone and with docker-compose.yml, play a game
 	bash ops/podman/image-test.sh

@@ -14,16 +14,19 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
 
-from app.api import director, games, openapi, orders, publishing
+from app.api import access, director, games, openapi, orders, publishing, stream
 from app.clock import Clock, SystemClock
 from app.db import make_engine, make_sessionmaker
 from app.errors import AppError, prefers_english, problem
+from app.live import Hub
 from app.publish.worker import DeliveryWorker
 from app.rules.base import RuleViolation
 from app.scheduler import scheduler_loop
 from app.services.batcher import OrderBatcher
 from app.settings import Settings, get_settings
+from app.web import routes as web_routes
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger("forumplay")
@@ -43,6 +46,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_echo)
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
+        await app.state.hub.start()
         # What exists after start-up lives as long as the process: keep the cyclic garbage
         # collector from walking it again and again (full collections showed as latency).
         gc.freeze()
@@ -67,6 +71,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 running.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await running
+            await app.state.hub.stop()
             await engine.dispose()
 
     app = FastAPI(
@@ -79,6 +84,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     )
     app.state.settings = settings
     app.state.clock = clock
+    app.state.hub = Hub(lambda: app.state.sessionmaker, settings.database_url)
     app.state.batcher = OrderBatcher(lambda: app.state.sessionmaker, clock, settings.admin_token)
 
     @app.exception_handler(AppError)
@@ -140,6 +146,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(games.router)
     app.include_router(director.router)
     app.include_router(publishing.router)
+    app.include_router(access.router)
+    app.include_router(stream.router)
+    app.include_router(web_routes.router)
+    app.mount("/static", StaticFiles(directory=web_routes.STATIC), name="static")
     openapi.install(app)
     return app
 

@@ -101,6 +101,10 @@ class Game(Base):
     director_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     step_seq: Mapped[int] = mapped_column(Integer, default=0)
     event_seq: Mapped[int] = mapped_column(Integer, default=0)
+    # Bumped whenever a credential of this game is revoked (a player replaced, sessions
+    # revoked). Whoever remembers "token -> player" between requests must re-check when
+    # it differs: the game row is read by every request anyway, on every replica.
+    auth_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
     paused_at: Mapped[datetime | None]
@@ -224,6 +228,38 @@ class AuditRow(Base):
     action: Mapped[str] = mapped_column(String(64))
     payload: Mapped[dict[str, Any]]
     at: Mapped[datetime]
+
+
+class Invite(Base):
+    """A one-time link that makes a browser a player's session (``/join/<code>``).
+    Only the code's hash is stored; a new invite revokes the player's unused one."""
+
+    __tablename__ = "invites"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime]
+    used_at: Mapped[datetime | None]
+    revoked_at: Mapped[datetime | None]
+
+
+class WebSession(Base):
+    """A browser's session in one game, as a player or as the director. The cookie holds
+    the secret; only its hash is stored. Revoked sessions stay, for the record."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(16))  # player | director
+    player_id: Mapped[str | None] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime]
+    revoked_at: Mapped[datetime | None]
 
 
 class IdempotencyRow(Base):

@@ -15,16 +15,30 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Game
 from app.services import idempotency
-from app.services.auth import Principal, principal_for
+from app.services.auth import SESSION_PREFIX, Principal, principal_for
 from app.services.games import load_game
+from app.web.security import CSRF_HEADER, SAFE_METHODS, check_csrf, session_token_from_cookie
 
 _bearer = HTTPBearer(auto_error=False, description="A director, player or admin token.")
 
 
 def bearer_token(
+    request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
-    return credentials.credentials if credentials else None
+    """The caller's credential: a bearer token, or else the browser's session cookie for
+    the game in the path (a change made with the cookie must carry the CSRF token)."""
+    if credentials:
+        return credentials.credentials
+    game_id = request.path_params.get("game_id")
+    if not isinstance(game_id, str):
+        return None
+    cookie = session_token_from_cookie(request, game_id)
+    if cookie is None or not cookie.startswith(SESSION_PREFIX):
+        return None
+    if request.method not in SAFE_METHODS:
+        check_csrf(request, request.headers.get(CSRF_HEADER))
+    return cookie
 
 
 Token = Annotated[str | None, Depends(bearer_token)]
@@ -90,3 +104,24 @@ async def run_game(
 
 def now(request: Request) -> Any:
     return request.app.state.clock.now()
+
+
+async def transact(request: Request, action: SessionAction) -> Any:
+    """``run`` for callers that shape their own response (the web pages): one
+    transaction, committed once, returning what ``action`` returned."""
+    async with request.app.state.sessionmaker() as session, session.begin():
+        return await action(session)
+
+
+async def transact_game(
+    request: Request, game_id: str, token: str | None, action: GameAction, lock: bool = True
+) -> Any:
+    """``run_game`` for the web pages: load (and lock) the game, resolve the caller, act."""
+    admin_token = request.app.state.settings.admin_token
+
+    async def inside(session: AsyncSession) -> Any:
+        game = await load_game(session, game_id, lock=lock)
+        principal = await principal_for(session, game, token, admin_token)
+        return await action(session, game, principal)
+
+    return await transact(request, inside)

@@ -365,6 +365,13 @@ class Ruleset(Protocol):
         """The current phase name for the public summary."""
         ...
 
+    def available_orders(self, state: JSON, viewer: Viewer, now: datetime) -> list[JSON]:
+        """The orders ``viewer`` could give now: per order ``type``, ``allowed``, and when
+        not, the ``code``, ``rule`` and ``message_zh``/``message_en`` the engine would
+        answer; ``choices`` lists the targets that would pass. Judged by the ruleset's
+        own validation, on what the viewer may know. Pure."""
+        ...
+
     def is_finished(self, state: JSON) -> bool: ...
 
     def text_context(self, state: JSON, viewer: Viewer) -> TextContext:

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import AppError, forbidden, unauthorized
-from app.models import Game, PlayerRow
+from app.models import Game, PlayerRow, WebSession
 from app.rules.base import DIRECTOR, DIRECTOR_VIEWER, PUBLIC_VIEWER, Actor, Viewer
 
 
@@ -49,6 +49,7 @@ class Principal:
     role: Literal["director", "player", "public"]
     player: PlayerInfo | None = None
     via_admin: bool = False
+    via_session: bool = False  # a browser's cookie, not a bearer token
 
     @property
     def viewer(self) -> Viewer:
@@ -75,40 +76,78 @@ def is_admin(token: str | None, admin_token: str | None) -> bool:
     return bool(token and admin_token and hmac.compare_digest(token, admin_token))
 
 
+SESSION_PREFIX = "fps_"
+
+
 async def principal_for(
     session: AsyncSession, game: Game, token: str | None, admin_token: str | None
 ) -> Principal:
     """Who the bearer of ``token`` is in ``game``. No token: the public. A token that
-    belongs to nobody in this game: 401 (never say whether it is valid elsewhere)."""
+    belongs to nobody in this game: 401 (never say whether it is valid elsewhere).
+    A browser session's secret (``fps_…``, from its cookie) counts as a token too."""
     if token is None:
         return Principal("public")
     if is_admin(token, admin_token):
         return Principal("director", via_admin=True)
     digest = hash_token(token)
+    if token.startswith(SESSION_PREFIX):
+        return await _session_principal(session, game, digest)
     if hmac.compare_digest(digest, game.director_token_hash):
         return Principal("director")
-    player = _players.get((game.id, digest))
-    if player is None:
-        row = await session.scalar(
-            select(PlayerRow).where(PlayerRow.token_hash == digest, PlayerRow.game_id == game.id)
-        )
-        if row is None:
-            raise unauthorized()
-        player = PlayerInfo.of(row)
-        _remember(game.id, digest, player)
+    cached = _players.get((game.id, digest))
+    if cached is not None and cached[1] == game.auth_epoch:
+        return Principal("player", player=cached[0])
+    row = await session.scalar(
+        select(PlayerRow).where(PlayerRow.token_hash == digest, PlayerRow.game_id == game.id)
+    )
+    if row is None:
+        _players.pop((game.id, digest), None)
+        raise unauthorized()
+    player = PlayerInfo.of(row)
+    _remember(game.id, digest, player, game.auth_epoch)
     return Principal("player", player=player)
 
 
-# Players never change once added (no rename, no removal), so who a token belongs to can
-# be remembered: it saves a query on every order. Unknown tokens are never remembered.
-_players: OrderedDict[tuple[str, str], PlayerInfo] = OrderedDict()
+async def _session_principal(session: AsyncSession, game: Game, digest: str) -> Principal:
+    found = (
+        await session.execute(
+            select(WebSession, PlayerRow)
+            .outerjoin(PlayerRow, PlayerRow.id == WebSession.player_id)
+            .where(
+                WebSession.token_hash == digest,
+                WebSession.game_id == game.id,
+                WebSession.revoked_at.is_(None),
+            )
+        )
+    ).first()
+    if found is None:
+        raise unauthorized()
+    web, row = found
+    if web.role == "director":
+        return Principal("director", via_session=True)
+    if row is None:
+        raise unauthorized()
+    return Principal("player", player=PlayerInfo.of(row), via_session=True)
+
+
+# Who a token belongs to is remembered, with the game's ``auth_epoch`` it was checked at:
+# it saves a query on every order. Replacing a player or revoking credentials bumps the
+# epoch on the game row, which every request reads (on every replica), so a remembered
+# answer from before is checked again instead of trusted. Unknown tokens are never kept.
+_players: OrderedDict[tuple[str, str], tuple[PlayerInfo, int]] = OrderedDict()
 _PLAYER_CACHE_SIZE = 50_000
 
 
-def _remember(game_id: str, digest: str, player: PlayerInfo) -> None:
-    _players[(game_id, digest)] = player
+def _remember(game_id: str, digest: str, player: PlayerInfo, epoch: int) -> None:
+    _players[(game_id, digest)] = (player, epoch)
     if len(_players) > _PLAYER_CACHE_SIZE:
         _players.popitem(last=False)
+
+
+def forget_game_players(game_id: str) -> None:
+    """Drop this process's remembered tokens of a game (the epoch covers other replicas)."""
+    for key in [k for k in _players if k[0] == game_id]:
+        del _players[key]
 
 
 def require_director(principal: Principal) -> None:

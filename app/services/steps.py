@@ -17,6 +17,7 @@ from sqlalchemy import Select, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
+from app import live
 from app.errors import AppError
 from app.models import (
     EVENTS,
@@ -100,6 +101,7 @@ def append_event(
     """A service event (pause, resume, a missed deadline…): no step caused it, so replay
     does not compare it."""
     game.event_seq += 1
+    live.changed(session, game.id, game.event_seq)
     session.add(
         EventRow(
             game_id=game.id,
@@ -215,6 +217,8 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
             revisions.append(w.new_revision)
         for attribute, value in changes.items():
             set_committed_value(game, attribute, value)
+        if outcome.events:
+            live.changed(session, game.id, game.event_seq)
     outbox.note_events(session, event_rows)  # posts for public events, written at commit
     changes_of_orders = _order_status_changes(writes)
     if conn.dialect.name == "postgresql":

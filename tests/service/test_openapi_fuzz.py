@@ -134,7 +134,12 @@ def test_every_route_answers_as_its_openapi_document_says(app: Any) -> None:
     world = World(schema)
     _play(world)
     failures: dict[str, str] = {}
-    operations = [result.ok() for result in schema.get_all_operations()]
+    # /stream never ends (server-sent events): tests/service/test_stream.py holds it open.
+    operations = [
+        op
+        for op in (r.ok() for r in schema.get_all_operations())
+        if not op.path.endswith("/stream")
+    ]
     assert len(operations) >= 20
     for operation in operations:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):

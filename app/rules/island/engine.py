@@ -36,6 +36,7 @@ from app.rules.base import (
 )
 from app.rules.island import text
 from app.rules.island.actions import handle_order, handle_revise, handle_withdraw, resolve_pk
+from app.rules.island.available import available_orders
 from app.rules.island.core import (
     JSON,
     Ctx,
@@ -259,6 +260,9 @@ class IslandRuleset:
     # --- reading -----------------------------------------------------------------------
     def view(self, state: JSON, viewer: Viewer) -> JSON:
         return island_view(state, viewer)
+
+    def available_orders(self, state: JSON, viewer: Viewer, now: datetime) -> list[JSON]:
+        return available_orders(state, viewer, now, self.validate)
 
     def phase(self, state: JSON) -> str:
         status = str(state["status"])

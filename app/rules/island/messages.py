@@ -16,6 +16,11 @@ ERRORS: dict[str, tuple[int, str, str]] = {
     "bad_order": (422, "指令格式错误：{detail}", "Malformed order: {detail}"),
     "unknown_order_type": (422, "未知的指令类型：{type}。", "Unknown order type: {type}."),
     "not_found": (404, "找不到该对象。", "Not found."),
+    "no_target": (
+        409,
+        "现在没有可以作为目标的对象。",
+        "There is nothing this order could target now.",
+    ),
     "dead": (409, "你已经死亡。", "You are dead."),
     "not_enough_stamina": (409, "体力不足（需要 {need}）。", "Not enough stamina (needs {need})."),
     "off_map": (409, "那个方向没有格子。", "There is no cell in that direction."),

@@ -46,6 +46,7 @@ from app.rules.base import (
     side_audience,
 )
 from app.rules.team_battle import text
+from app.rules.team_battle.available import available_orders
 from app.rules.team_battle.intel import intel_source, shown_order
 from app.rules.team_battle.messages import malformed, violation
 from app.rules.team_battle.orders import ORDERS, OrderDef, shown_type
@@ -191,6 +192,9 @@ class TeamBattleRuleset:
 
     def phase(self, state: JSON) -> str:
         return str(state["phase"])
+
+    def available_orders(self, state: JSON, viewer: Viewer, now: datetime) -> list[JSON]:
+        return available_orders(state, viewer)
 
     def is_finished(self, state: JSON) -> bool:
         return bool(state["phase"] == "finished")

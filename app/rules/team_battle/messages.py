@@ -34,6 +34,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Slot must be between 1 and {slots}; got {slot}.",
     ),
     "no_unit": ("第{slot}格没有部队。", "Slot {slot} holds no unit."),
+    "no_target": ("现在没有可以指定的格子。", "There is no slot this order could name now."),
     "not_adjacent": (
         "第{src}格与第{dst}格不相邻。",
         "Slot {src} is not adjacent to slot {dst}.",

@@ -120,6 +120,23 @@ def check_order(
 ) -> None:
     """Raise RuleViolation if ``side`` may not give this order now, next to ``others``
     (its other orders of the same phase and round, the order itself excluded)."""
+    check_usable(state, side, definition, others, at_close)
+    if definition.type == "deploy":
+        _check_deployment(state, side, body)
+        return
+    if definition.type == "pursuit":
+        _check_pursuit_target(state, side, body)
+    elif state["phase"] == "response" and definition.type == "retreat":
+        _check_extra_retreat(state, side, body, others)
+    _check_target(state, side, definition, body, others)
+
+
+def check_usable(
+    state: JSON, side: str, definition: OrderDef, others: list[JSON], at_close: bool = False
+) -> None:
+    """Everything about giving ``definition`` now that does not depend on its target:
+    the phase, whether it is enabled, uses (TB-11/12), once per game, cooldown (TB-14)
+    and the morale gate (TB-13). ``available_orders`` asks exactly this."""
     settings = state["settings"]
     phase = state["phase"]
     names = order_names(definition.type)
@@ -130,7 +147,7 @@ def check_order(
 
     extra_retreat = phase == "response" and definition.type == "retreat"
     if definition.type == "pursuit":
-        _check_pursuit_allowed(state, side, body)
+        _check_pursuit_allowed(state, side)
     elif not extra_retreat and definition.phase != phase:
         need_zh, need_en = PHASE_NAMES[definition.phase]
         now_zh, now_en = PHASE_NAMES[phase]
@@ -143,20 +160,18 @@ def check_order(
             now_en=now_en,
             **names,
         )
-
     if definition.type == "deploy":
-        _check_deployment(state, side, body)
         return
 
     if extra_retreat:
-        _check_extra_retreat(state, side, body, others)
+        if not free_extra_retreat_slots(state, side, others):
+            raise violation("retreat_not_allowed", "TB-41")
     if not extra_retreat or not settings["extra_retreat_free"]:
         # TB-41: the extra Retreat is outside the order count unless the setting says not.
         _check_uses(state, side, definition, others)
     _check_once_and_cooldown(state, side, definition, others)
     if not at_close or settings["recheck_morale_at_close"]:
         _check_morale_gate(state, side, definition, extra_retreat)
-    _check_target(state, side, definition, body, others)
 
 
 def _check_uses(state: JSON, side: str, definition: OrderDef, others: list[JSON]) -> None:
@@ -371,28 +386,40 @@ def announced_battle_orders(state: JSON, side: str) -> bool:
     )
 
 
-def _check_pursuit_allowed(state: JSON, side: str, body: JSON) -> None:
-    def refuse(zh: str, en: str) -> RuleViolation:
-        return violation("pursuit_not_allowed", "TB-45", detail_zh=zh, detail_en=en)
-
+def _check_pursuit_allowed(state: JSON, side: str) -> None:
     if state["phase"] != "response":
-        raise refuse(
+        raise _refuse_pursuit(
             "追杀只能在战斗阶段指令公开后的响应阶段，回应对方的撤退时使用。",
             "Pursuit is only given in the response window, answering an announced Retreat.",
         )
     if round_orders(state, side, "battle", ("resolved", "void", "nullified")):
-        raise refuse(
+        raise _refuse_pursuit(
             "己方本回合已提交战斗阶段指令。",
             "Your side gave a battle-phase order this round.",
         )
+    if not pursuit_targets(state, side):
+        raise _refuse_pursuit(
+            "对方本回合没有公开的撤退可以追杀。", "The opponent announced no Retreat."
+        )
+
+
+def _check_pursuit_target(state: JSON, side: str, body: JSON) -> None:
     targets = pursuit_targets(state, side)
-    if not targets:
-        raise refuse("对方本回合没有公开的撤退可以追杀。", "The opponent announced no Retreat.")
     if state["settings"]["pursuit_must_face_retreat"] and body["slot"] not in targets:
-        raise refuse(
+        raise _refuse_pursuit(
             f"第{body['slot']}格对面没有公开的撤退。",
             f"No announced Retreat faces slot {body['slot']}.",
         )
+
+
+def _refuse_pursuit(zh: str, en: str) -> RuleViolation:
+    return violation("pursuit_not_allowed", "TB-45", detail_zh=zh, detail_en=en)
+
+
+def free_extra_retreat_slots(state: JSON, side: str, others: list[JSON]) -> list[int]:
+    """TB-41: own slots facing an announced Gather that have no extra Retreat yet."""
+    taken = {o["body"]["slot"] for o in others if o["type"] == "retreat"}
+    return [s for s in extra_retreat_slots(state, side) if s not in taken]
 
 
 def _check_extra_retreat(state: JSON, side: str, body: JSON, others: list[JSON]) -> None:

@@ -1,0 +1,807 @@
+"""Every string a player reads on the pages: one catalogue, Chinese first, English too.
+
+Templates call ``t("key", **fields)``; event lines in the feeds come from
+:func:`describe_event`. Rule-engine refusals already carry both languages
+(``message_zh`` / ``message_en``) and are shown as they are.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from app.errors import prefers_english
+
+LANGS = ("zh", "en")
+LANG_COOKIE = "fp_lang"
+
+UI: dict[str, tuple[str, str]] = {
+    # frame
+    "brand": ("论坛戏", "forumplay"),
+    "switch_lang": ("English", "中文"),
+    "skip_to_main": ("跳到正文", "Skip to content"),
+    "home": ("首页", "Home"),
+    "games": ("公开的游戏", "Public games"),
+    "no_games": ("还没有游戏。", "No games yet."),
+    "new_game": ("创建游戏（导演）", "Create a game (director)"),
+    "ruleset_team_battle": ("团战", "Team Battle"),
+    "ruleset_island": ("另一面", "The Other Side"),
+    "status_setup": ("准备中", "Setting up"),
+    "status_running": ("进行中", "Running"),
+    "status_paused": ("已暂停", "Paused"),
+    "status_finished": ("已结束", "Finished"),
+    "players_count": ("{n} 名玩家", "{n} players"),
+    "created": ("创建于 {at}", "created {at}"),
+    "watch": ("观战", "Watch"),
+    "live": ("实时", "live"),
+    "live_off": ("实时更新已断开，正在重连…", "Live updates lost; reconnecting…"),
+    # time
+    "deadline": ("截止", "Deadline"),
+    "no_deadline": ("无截止时间（由导演结束）", "No deadline (the director closes it)"),
+    "time_left": ("剩余", "Time left"),
+    "paused_clock": ("时钟已暂停，剩余 {left}", "Clock paused, {left} left"),
+    "timezone": ("时区 {tz}", "time zone {tz}"),
+    # phases
+    "phase_setup": ("准备阶段", "Setup"),
+    "phase_deployment": ("部署阶段", "Deployment"),
+    "phase_command": ("统御阶段", "Command phase"),
+    "phase_battle": ("战斗阶段", "Battle phase"),
+    "phase_response": ("响应阶段", "Response window"),
+    "phase_finished": ("游戏结束", "Game over"),
+    "phase_day": ("白天", "Day"),
+    "pk_window": ("PK 时段", "PK window"),
+    "deep_night": ("深夜", "Deep night"),
+    "round_n": ("第 {n} 回合", "Round {n}"),
+    "day_n": ("第 {n} 天", "Day {n}"),
+    # team battle board
+    "side_A": ("甲方", "Side A"),
+    "side_B": ("乙方", "Side B"),
+    "you_play": ("你是 {name}（{side}）", "You are {name} ({side})"),
+    "you_play_island": ("你是 {name}", "You are {name}"),
+    "slot_n": ("第{n}格", "Slot {n}"),
+    "hidden": ("未公开", "hidden"),
+    "deployed_hidden": ("已部署（未公开）", "deployed (hidden)"),
+    "morale": ("士气", "Morale"),
+    "troops": ("兵力", "Troops"),
+    "total_troops": ("总兵力 {n}", "{n} troops in all"),
+    "board": ("战场", "Battlefield"),
+    "winner_is": ("胜者：{side}", "Winner: {side}"),
+    "draw": ("平局", "Draw"),
+    "ready_mark": ("已就绪", "ready"),
+    "not_ready": ("未就绪", "not ready"),
+    "uses_left": ("本阶段剩余指令次数：{n}", "Order uses left this phase: {n}"),
+    "cooldown_blocked": ("本回合冷却：{orders}", "Cooling down this round: {orders}"),
+    "intel": ("情报（侦察/间谍）", "Intel (Scout / Spy)"),
+    "announced": ("本回合已公开的指令", "Orders announced this round"),
+    "revealed": ("已揭示的隐藏指令", "Hidden orders revealed"),
+    "none": ("无", "none"),
+    # orders
+    "orders": ("指令", "Orders"),
+    "your_orders": ("你方本回合的指令", "Your orders this round"),
+    "your_orders_island": ("你的待结算指令", "Your standing orders"),
+    "no_orders": ("还没有指令。", "No orders yet."),
+    "give_order": ("下达指令", "Give an order"),
+    "submit": ("提交", "Submit"),
+    "revise": ("修改", "Revise"),
+    "save": ("保存", "Save"),
+    "withdraw": ("撤回", "Withdraw"),
+    "ready": ("本阶段完成（就绪）", "Done for this phase (ready)"),
+    "ready_hint": (
+        "双方都就绪时，本阶段提前结束。",
+        "The phase closes early once every side is ready.",
+    ),
+    "order_public": ("公开", "public"),
+    "order_hidden": ("隐藏", "hidden"),
+    "order_cost": ("消耗 {n} 次", "costs {n}"),
+    "order_tier": ("{n} 阶", "tier {n}"),
+    "unavailable": ("现在不能使用", "Not available now"),
+    "unavailable_n": ("现在不能使用的指令（{n}）", "Orders you cannot give now ({n})"),
+    "nothing_to_order": ("现在没有可以下达的指令。", "There is no order you can give now."),
+    "status": ("状态", "Status"),
+    "order_status_pending": ("待结算", "pending"),
+    "order_status_resolved": ("已生效", "resolved"),
+    "order_status_withdrawn": ("已撤回", "withdrawn"),
+    "order_status_void": ("无效", "void"),
+    "order_status_nullified": ("被识破", "seen through"),
+    "order_status_replaced": ("已替换", "replaced"),
+    "order_status_held": ("挂起", "held"),
+    "order_saved": ("指令已提交。", "Order submitted."),
+    "order_revised": ("指令已修改。", "Order revised."),
+    "order_withdrawn": ("指令已撤回。", "Order withdrawn."),
+    "ready_saved": ("已标记为就绪。", "Marked ready."),
+    "deploy_total": ("合计必须为 {total}，每格至少 1", "Must add up to {total}, at least 1 each"),
+    "move_n": ("调动 {n}", "Move {n}"),
+    "from_slot": ("从", "From"),
+    "to_slot": ("到", "To"),
+    "count": ("数量", "Count"),
+    "from_left": ("从左邻调入", "From the left neighbour"),
+    "from_right": ("从右邻调入", "From the right neighbour"),
+    "all": ("全部", "all"),
+    "choose": ("请选择", "Choose"),
+    "optional": ("可选", "optional"),
+    "text_order": ("用文字写指令", "Write your order in words"),
+    "text_order_hint_team_battle": (
+        "例如：部署 4 7 8 6 5；反击2；调度 3→2 4人",
+        "e.g. deploy 4 7 8 6 5",
+    ),
+    "text_order_hint_island": (
+        "例如：右移；提防张三；左移并暗杀张三",
+        "e.g. move right; guard Zhang San",
+    ),
+    "parse": ("解析", "Read it"),
+    # odds
+    "odds": ("胜算预估", "What may happen this round"),
+    "odds_hint": (
+        "按你所知（己方指令与公开信息）模拟本回合结算 {n} 次；对方未公开的指令不在其中。",
+        "This round's resolution simulated {n} times from what you know (your orders and "
+        "public facts); the other side's hidden orders are not in it.",
+    ),
+    "odds_hint_exact": (
+        "按你所知（己方指令与公开信息）对骰子的全部 {n} 种结果逐一结算；对方未公开的指令不在其中。",
+        "Every one of the {n} ways the dice can fall, resolved from what you know (your "
+        "orders and public facts); the other side's hidden orders are not in it.",
+    ),
+    "game_over_note": ("游戏已结束。", "The game is over."),
+    "odds_preview": ("预估", "Preview"),
+    "odds_unavailable": (
+        "对方部署公开后才能预估。",
+        "Available once the opponent's deployment is revealed.",
+    ),
+    "odds_win": ("{side}胜", "{side} wins"),
+    "odds_continue": ("继续下一回合", "game goes on"),
+    "odds_expected": ("士气期望 {a} : {b}", "Expected morale {a} : {b}"),
+    "odds_assumed": ("计入的指令", "Orders taken into account"),
+    "odds_with_draft": ("含正在填写的指令", "including the order being drafted"),
+    # island
+    "map": ("地图", "Map"),
+    "you": ("你", "you"),
+    "unknown_cell": ("视野外", "out of sight"),
+    "stamina": ("体力", "Stamina"),
+    "hunger": ("饥饿", "Hunger"),
+    "power": ("战力", "Power"),
+    "ill": ("生病", "Ill"),
+    "alive": ("存活", "Alive"),
+    "dead": ("已死亡", "Dead"),
+    "you_are_dead": ("你已经死亡，仍可以继续观看。", "You are dead; you may still watch."),
+    "food": ("食物", "Food"),
+    "inventory": ("物品", "Items"),
+    "equipped": ("装备", "Equipped"),
+    "vision": ("视野", "Vision"),
+    "debt": ("体力欠债", "Stamina debt"),
+    "position": ("位置", "Position"),
+    "monsters_here": ("野兽", "Beasts"),
+    "players_here": ("玩家", "Players"),
+    "reports": ("私人报告", "Private reports"),
+    "alive_players": ("存活玩家", "Players alive"),
+    "dead_players": ("已死亡", "Dead"),
+    "announcements": ("公告", "Announcements"),
+    "direction": ("方向", "Direction"),
+    "dir_up": ("上（北）", "up (north)"),
+    "dir_down": ("下（南）", "down (south)"),
+    "dir_left": ("左（西）", "left (west)"),
+    "dir_right": ("右（东）", "right (east)"),
+    "hidden_move": ("隐藏移动", "hidden move"),
+    "target": ("目标", "Target"),
+    "targets": ("目标", "Targets"),
+    "follow": ("追踪目标（无论其去向）", "follow the target wherever they go"),
+    "path": ("路线", "Path"),
+    "item": ("物品", "Item"),
+    "to_player": ("给", "To"),
+    "monster": ("野兽", "Beast"),
+    "challenge": ("PK", "PK"),
+    "pk_side": ("加入哪一方", "Which side"),
+    "pk_attack": ("进攻方", "attackers"),
+    "pk_defend": ("防守方", "defenders"),
+    "use_weapon": ("使用有次数限制的武器", "use a limited-use weapon"),
+    "unequip": ("卸下武器", "unequip"),
+    "target_moved_note": ("目标已移动，可修改或撤销", "target moved: you may change or cancel"),
+    "result": ("结果", "Result"),
+    # island order names
+    "island_move": ("移动", "Move"),
+    "island_explore": ("探索", "Explore"),
+    "island_flee": ("逃跑", "Flee"),
+    "island_eat": ("进食", "Eat"),
+    "island_hunt": ("打猎", "Hunt"),
+    "island_pk": ("发起PK", "PK"),
+    "island_pk_join": ("加入PK", "Join a PK"),
+    "island_assassinate": ("暗杀", "Assassinate"),
+    "island_guard": ("提防", "Guard"),
+    "island_give": ("给予", "Give"),
+    "island_equip": ("装备", "Equip"),
+    # events
+    "events": ("动态", "Events"),
+    "no_events": ("暂无动态。", "Nothing yet."),
+    "seed": ("随机种子", "Seed"),
+    "seed_commitment": ("种子承诺（SHA-256）", "Seed commitment (SHA-256)"),
+    "seed_hidden": ("游戏结束后公开", "revealed when the game ends"),
+    "verify": ("验证全部骰子", "Verify every roll"),
+    "verify_ok": (
+        "验证通过：重放 {steps} 步，结果一致。",
+        "Verified: {steps} steps replayed, all identical.",
+    ),
+    "verify_bad": ("验证失败：{n} 处不一致。", "Verification failed: {n} mismatches."),
+    # join
+    "join_title": ("加入游戏", "Join the game"),
+    "join_text": (
+        "你被邀请以 {name} 的身份参加《{title}》。",
+        "You are invited to play {name} in “{title}”.",
+    ),
+    "join_confirm": ("确认加入", "Join"),
+    "join_note": (
+        "链接只能使用一次：确认后，本浏览器即登录为该玩家。",
+        "The link works once: joining signs this browser in as that player.",
+    ),
+    "invite_invalid": (
+        "邀请链接无效或已被使用。请向导演索取新的链接。",
+        "This invite link is invalid or has already been used. Ask the director for a new one.",
+    ),
+    "error": ("出错了", "Something went wrong"),
+    "back": ("返回", "Back"),
+    "not_found": ("找不到该页面或游戏。", "No such page or game."),
+    # director
+    "director": ("导演台", "Director's console"),
+    "director_login": ("导演登录", "Director sign-in"),
+    "director_token": ("导演令牌", "Director token"),
+    "login": ("登录", "Sign in"),
+    "logout": ("退出", "Sign out"),
+    "login_hint": (
+        "输入创建游戏时显示的导演令牌。",
+        "Enter the director token shown when the game was created.",
+    ),
+    "create_title": ("创建游戏", "Create a game"),
+    "ruleset": ("游戏类型", "Game"),
+    "title": ("标题", "Title"),
+    "timezone_field": ("时区", "Time zone"),
+    "scenario": ("剧本文件（JSON 或 YAML）", "Scenario file (JSON or YAML)"),
+    "scenario_hint": (
+        "另一面需要地图等剧本设置；下方填写的设置会覆盖剧本中的同名项。",
+        "The island needs a scenario (map and more); settings below override it field by field.",
+    ),
+    "use_example": ("不上传则使用示例岛", "Without a file, the example island is used"),
+    "settings": ("设置", "Settings"),
+    "advanced_settings": ("全部设置", "All settings"),
+    "create": ("创建", "Create"),
+    "created_title": ("游戏已创建", "Game created"),
+    "token_once": (
+        "这是导演令牌，只显示这一次，请妥善保存（本浏览器已登录）：",
+        "This is the director token. It is shown once; keep it safe (this browser is signed in):",
+    ),
+    "to_console": ("进入导演台", "Open the console"),
+    "controls": ("控制", "Controls"),
+    "start": ("开始游戏", "Start the game"),
+    "pause": ("暂停", "Pause"),
+    "resume": ("继续", "Resume"),
+    "advance": ("立即结束当前阶段", "Close the current phase now"),
+    "extend": ("延长截止时间", "Extend the deadline"),
+    "minutes": ("分钟", "minutes"),
+    "roster": ("玩家", "Players"),
+    "add_player": ("添加玩家", "Add a player"),
+    "name": ("名字", "Name"),
+    "forum_name": ("论坛名", "Forum name"),
+    "side": ("阵营", "Side"),
+    "invite": ("生成邀请链接", "Make an invite link"),
+    "invite_new": (
+        "新的邀请链接（只显示一次，只能用一次）：",
+        "New invite link (shown once, works once):",
+    ),
+    "invite_out": ("有未使用的邀请", "invite not yet used"),
+    "sessions_n": ("{n} 个登录", "{n} signed in"),
+    "replace": ("替换玩家", "Replace player"),
+    "replace_hint": (
+        "新玩家接手该席位：历史保留，旧玩家的令牌和登录全部失效。",
+        "A new person takes the seat: history stays; the old token and sessions stop working.",
+    ),
+    "replaced_token": (
+        "已替换。新令牌（只显示一次）：",
+        "Replaced. New token (shown once):",
+    ),
+    "revoke": ("注销其登录", "Sign out everywhere"),
+    "revoked": ("已注销 {n} 个登录。", "{n} sessions signed out."),
+    "full_view": ("全局视图", "Full view"),
+    "all_orders": ("全部指令", "All orders"),
+    "audit": ("操作记录", "Audit log"),
+    "no_audit": ("暂无记录。", "Nothing yet."),
+    "tools": ("导演工具", "Director tools"),
+    "apply": ("执行", "Apply"),
+    "done": ("已完成。", "Done."),
+    "story_queue": ("剧情队列", "Story queue"),
+    "resolve_story": ("结算剧情", "Resolve the story"),
+    "story_text": ("剧情文字", "Story text"),
+    "player": ("玩家", "Player"),
+    "delta": ("变化量", "Change"),
+    "x": ("x（列）", "x (column)"),
+    "y": ("y（行）", "y (row)"),
+    "text": ("文字", "Text"),
+    "faction": ("阵营", "Faction"),
+    "forbid": ("禁止", "forbid"),
+    "cause": ("原因", "Cause"),
+    "side_short": ("方", "side"),
+    "slot": ("格子", "Slot"),
+    "commander": ("指挥官", "Commander"),
+    "review_queue": ("待审帖子", "Posts awaiting review"),
+    "share_links": (
+        "把邀请链接私下发给对应的玩家。",
+        "Send each invite link privately to its player.",
+    ),
+}
+
+# Settings as the new-game form labels them (each field's description, with its rule ID,
+# comes from the settings model itself).
+SETTING_LABELS: dict[str, tuple[str, str]] = {
+    "slots": ("每方格子数", "Slots per side"),
+    "troops": ("各方总兵力", "Troops per side"),
+    "deployment_seconds": ("部署阶段时长（秒）", "Deployment phase (seconds)"),
+    "command_seconds": ("统御阶段时长（秒）", "Command phase (seconds)"),
+    "battle_seconds": ("战斗阶段时长（秒）", "Battle phase (seconds)"),
+    "response_seconds": ("响应阶段时长（秒）", "Response window (seconds)"),
+    "early_close_when_ready": ("双方就绪即提前结束阶段", "Close a phase early when all are ready"),
+    "enabled_orders": ("启用的指令", "Orders in play"),
+    "commander_only": ("只允许指挥官下指令", "Only the commander gives orders"),
+    "missing_deployment": ("未部署时的处理", "When a side has not deployed"),
+    "dice": ("骰子", "Dice"),
+    "double_band_lower_rounding": ("双倍波段下限取整", "Double band lower bound rounding"),
+    "halving_rounding": ("减半取整", "Halving rounding"),
+    "hold_halves_exactly": ("死守精确减半", "Hold halves exactly"),
+    "morale_cap": ("士气上限", "Morale cap"),
+    "tier1_morale_thirds": ("一阶指令士气门槛（/3）", "Tier 1 morale gate (thirds)"),
+    "tier2_morale_thirds": ("二阶指令士气门槛（/3）", "Tier 2 morale gate (thirds)"),
+    "recheck_morale_at_close": ("阶段结束时复查士气", "Re-check morale at close"),
+    "penetration_counts_positive_only": ("只计正穿透单位", "Count only positive penetration"),
+    "blood_battle_doubles_penetration": ("血战也加倍穿透", "Blood Battle doubles penetration"),
+    "extra_retreat_free": ("额外撤退不计次数与门槛", "Extra retreat is free"),
+    "pursuit_must_face_retreat": ("追杀须面对撤退", "Pursuit must face the Retreat"),
+    "first_strike_annihilates": ("先攻歼灭计入", "First Strike annihilations count"),
+    "scout_locks_on_submit": ("侦察提交即生效", "Scout takes effect on submission"),
+    "draw_on_exact_tie": ("完全相同时判平局", "Exact tie is a draw"),
+    "response_window": ("开放响应阶段", "Open a response window"),
+    "whole_morale": ("士气只取整数", "Whole-number morale"),
+    "quarter_band_rounding": ("四分之一波段取整", "Quarter band rounding"),
+    "damage_overflow": ("溢出伤害", "Damage overflow"),
+    "halve_before_doubling": ("坚守减半先于加倍", "Halve before doubling"),
+    "first_strike_timing": ("先攻时机", "First Strike timing"),
+    "both_out_of_troops": ("双方同时无兵", "Both out of troops"),
+    "move_shows_both_cells": ("移动向两格可见者公布", "A move is told to both cells' watchers"),
+    "hold_moves_into_busy_cells": ("进入忙碌格的移动挂起", "Hold moves into busy cells"),
+    "refund_cancelled_held_move": ("撤回挂起移动返还体力", "Refund a cancelled held move"),
+    "refund_withdrawn_guard": ("撤回提防返还体力", "Refund a withdrawn guard"),
+    "story_triggers_once": ("剧情只触发一次", "A story triggers once"),
+    "flee_if_lose_default": ("默认“失败即逃跑”", "Flee if I lose, by default"),
+    "hunt_loss_power": ("打猎失败损失战力", "Power lost in a failed hunt"),
+    "monster_loss_power": ("被野兽击败损失战力", "Power lost to a beast"),
+    "pk_loss_power": ("PK 失败损失战力", "Power lost in a PK"),
+    "pk_window_enforced": ("只在 PK 时段发帖", "PKs only in the PK window"),
+    "max_pk_side": ("PK 每方人数上限", "Most per PK side"),
+    "pk_public": ("PK 公开", "PKs are public"),
+    "pk_participants_locked": ("PK 中不能行动", "PK participants are held"),
+    "max_assassins": ("每个目标的暗杀者上限", "Most assassins per target"),
+    "assassination_kills": ("暗杀成功即死亡", "A successful assassination kills"),
+    "assassination_power_loss": ("暗杀成功损失战力", "Power lost to an assassination"),
+    "excess_assassins_void": ("超额暗杀作废", "Excess assassins are void"),
+    "tell_target_of_failed_attempt": ("告知目标暗杀未遂", "Tell the target of a failed attempt"),
+    "debt_from_next_refill": ("欠债从次日体力扣除", "Debt comes off the next refill"),
+    "food_per_day": ("每日食物消耗", "Food eaten per day"),
+    "give_same_cell_only": ("只能给同格玩家", "Give only in the same cell"),
+    "auto_equip_best_weapon": ("自动装备最强武器", "Equip the best weapon by default"),
+    "proxy_idle_days": ("托管闲置天数", "Days idle for proxies"),
+    "deep_night_encounter_multiplier": ("深夜遭遇倍数", "Deep-night encounter multiplier"),
+    "deep_night_power_penalty": ("深夜战斗战力惩罚", "Deep-night power penalty"),
+    "width": ("地图宽", "Map width"),
+    "height": ("地图高", "Map height"),
+    "default_terrain": ("默认地形", "Default terrain"),
+    "starting_food": ("初始食物", "Starting food"),
+    "start_power": ("初始战力", "Starting power"),
+    "start_stamina": ("每日体力", "Stamina per day"),
+    "base_vision": ("初始视野", "Starting vision"),
+    "timezone": ("时区", "Time zone"),
+    "pk_window_start": ("PK 时段开始", "PK window opens"),
+    "deep_night_start": ("深夜开始", "Deep night starts"),
+    "end_when_alive_at_most": ("存活人数不超过此数时结束", "Ends when this few are alive"),
+    "move_cost": ("移动体力", "Move cost"),
+    "explore_cost": ("探索体力", "Explore cost"),
+    "flee_cost": ("逃跑体力", "Flee cost"),
+    "flee_move_cost": ("逃跑+移动体力", "Flee + move cost"),
+    "hunt_cost": ("打猎体力", "Hunt cost"),
+    "pk_cost": ("发起 PK 体力", "PK cost"),
+    "pk_join_cost": ("加入 PK 体力", "Join PK cost"),
+    "assassinate_cost": ("暗杀体力", "Assassinate cost"),
+    "guard_cost": ("提防体力", "Guard cost"),
+    "eat_cost": ("进食体力", "Eat cost"),
+}
+
+# Director tools: the action, its rule ID where one applies, and its fields.
+TOOL_NAMES: dict[str, tuple[str, str]] = {
+    "set_morale": ("设置士气", "Set morale"),
+    "set_troops": ("设置兵力", "Set troops"),
+    "set_commander": ("指定指挥官", "Set the commander"),
+    "grant_item": ("给予物品", "Grant an item"),
+    "take_item": ("收走物品", "Take an item"),
+    "set_ill": ("使其生病", "Make ill"),
+    "cure": ("治愈", "Cure"),
+    "move_player": ("移动玩家", "Move a player"),
+    "forbid_flee": ("禁止逃跑", "Forbid fleeing"),
+    "invalidate_proxies": ("判定托管无效", "Invalidate proxies"),
+    "adjust_stamina": ("调整体力", "Adjust stamina"),
+    "adjust_power": ("调整战力", "Adjust power"),
+    "adjust_food": ("调整食物", "Adjust food"),
+    "set_faction": ("设置阵营", "Set faction"),
+    "kill_player": ("判定死亡", "Kill a player"),
+    "announce": ("发布公告", "Announce"),
+    "end_game": ("结束游戏", "End the game"),
+}
+
+Translate = Callable[..., str]
+
+
+def choose_language(cookie: str | None, accept_language: str | None) -> str:
+    if cookie in LANGS:
+        return str(cookie)
+    return "en" if prefers_english(accept_language) else "zh"
+
+
+def translator(lang: str) -> Translate:
+    index = 1 if lang == "en" else 0
+
+    def t(key: str, **fields: Any) -> str:
+        pair = UI.get(key)
+        if pair is None:
+            return key
+        return pair[index].format(**fields) if fields else pair[index]
+
+    return t
+
+
+def pick(lang: str, zh: str | None, en: str | None) -> str:
+    """One of a pair of texts the engine gave (a refusal, a report line)."""
+    return (en if lang == "en" else zh) or zh or en or ""
+
+
+def order_name(ruleset: str, order_type: str, lang: str) -> str:
+    if ruleset == "team_battle":
+        from app.rules.team_battle.orders import ORDERS
+
+        definition = ORDERS.get(order_type)
+        if definition is None:
+            return order_type
+        en = order_type.replace("_", " ").capitalize()
+        return en if lang == "en" else definition.name_zh
+    return translator(lang)(f"island_{order_type}")
+
+
+def side_name(side: str | None, lang: str) -> str:
+    if side in ("A", "B"):
+        return translator(lang)(f"side_{side}")
+    return side or ""
+
+
+# --- event lines ------------------------------------------------------------------------
+_EVENTS: dict[str, tuple[str, str]] = {
+    "game_started": ("游戏开始。", "The game has started."),
+    "phase_opened": ("{phase}开始。", "{phase} opened."),
+    "phase_closed": ("{phase}结束。", "{phase} closed."),
+    "order_submitted": ("{side}提交了指令：{order}。", "{side} gave an order: {order}."),
+    "order_revised": ("{side}修改了指令：{order}。", "{side} revised an order: {order}."),
+    "order_withdrawn": ("撤回了指令：{order}。", "An order was withdrawn: {order}."),
+    "side_ready": ("{side}已就绪。", "{side} is ready."),
+    "deployment_revealed": (
+        "双方部署公开：甲 {A}，乙 {B}。",
+        "Deployments revealed: A {A}, B {B}.",
+    ),
+    "orders_announced": ("公开指令：{orders}。", "Orders announced: {orders}."),
+    "orders_announced_none": ("{phase}没有公开指令。", "No public orders in the {phase}."),
+    "troops_dispatched": (
+        "{side}调度：{before} → {after}。",
+        "{side} dispatched: {before} → {after}.",
+    ),
+    "extra_use_granted": (
+        "{side}下回合多一次{phase}指令。",
+        "{side} gets one more {phase} order next round.",
+    ),
+    "order_voided": ("指令无效：{order}（{why}）", "Order void: {order} ({why})"),
+    "order_seen_through": ("{side}识破了{order}。", "{side} saw through {order}."),
+    "orders_nullified": (
+        "{side}的{orders}被识破，没有效果。",
+        "{side}'s {orders} was seen through: no effect.",
+    ),
+    "resolution_started": ("第 {round} 回合战斗结算开始。", "Round {round}: resolution begins."),
+    "damage": (
+        "{side}第{slot}格造成 {damage} 点伤害。",
+        "{side} slot {slot} dealt {damage} damage.",
+    ),
+    "counter": (
+        "{side}第{slot}格反击造成 {damage} 点伤害。",
+        "{side} slot {slot} countered for {damage}.",
+    ),
+    "first_strike": (
+        "{side}第{slot}格先攻造成 {damage} 点伤害。",
+        "{side} slot {slot} struck first for {damage}.",
+    ),
+    "penetration": (
+        "{side}第{slot}格穿透 {penetration}。",
+        "{side} slot {slot} penetrated for {penetration}.",
+    ),
+    "penetration_total": ("{side}穿透合计 {total}。", "{side} penetration in all: {total}."),
+    "troops_gathered": ("{side}聚集到第{slot}格。", "{side} gathered into slot {slot}."),
+    "no_damage": ("{side}第{slot}格未造成伤害。", "{side} slot {slot} dealt no damage."),
+    "annihilated": ("{side}第{slot}格全灭。", "{side} slot {slot} was annihilated."),
+    "morale_changed": ("{side}士气 {before} → {after}。", "{side} morale {before} → {after}."),
+    "round_resolved": (
+        "第 {round} 回合结束：士气 甲 {mA} / 乙 {mB}。",
+        "Round {round} over: morale A {mA} / B {mB}.",
+    ),
+    "order_revealed": (
+        "隐藏指令生效：{side}{order}（第{slot}格）。",
+        "Hidden order took effect: {side} {order} (slot {slot}).",
+    ),
+    "game_over": ("游戏结束，{result}。", "Game over. {result}."),
+    "orders_revealed": ("全部指令公开。", "All orders revealed."),
+    "intel": ("情报：{side}{order}（{status}）。", "Intel: {side} {order} ({status})."),
+    "disguised_order_announced": (
+        "你的{order}被公布为{shown}。",
+        "Your {order} was announced as {shown}.",
+    ),
+    "commander_set": ("{side}指挥官已指定。", "{side} has a commander."),
+    "director_set_morale": (
+        "导演将{side}士气设为 {after}。",
+        "The director set {side} morale to {after}.",
+    ),
+    "director_set_troops": (
+        "导演将{side}第{slot}格兵力设为 {after}。",
+        "The director set {side} slot {slot} to {after}.",
+    ),
+    "director_closed_phase": ("导演结束了当前阶段。", "The director closed the phase."),
+    "paused": ("导演暂停了游戏。", "The director paused the game."),
+    "resumed": ("游戏继续。", "The game resumed."),
+    "deadline_extended": ("截止时间已延长。", "The deadline was extended."),
+    "seed_revealed": (
+        "随机种子已公开，可以验证。",
+        "The seed is revealed: the game can be verified.",
+    ),
+    "hidden_events_revealed": ("全部隐藏信息已公开。", "Everything hidden is now revealed."),
+    "player_replaced": ("{name} 由新玩家接替。", "{name} is now played by someone new."),
+    "deadline_missed": (
+        "截止时间在停机期间错过，游戏已暂停。",
+        "A deadline was missed while down; the game is paused.",
+    ),
+    "timer_refused": ("一个计时器被拒绝。", "A timer was refused."),
+    "orders_sealed": ("隐藏指令已封存，收据已公布。", "Hidden orders sealed; receipts published."),
+    "receipts_opened": (
+        "收据已开封，任何人都可以核对。",
+        "Receipts opened: anyone can check them.",
+    ),
+    "receipt_contents": ("封存的内容（仅导演可见）。", "What was sealed (director only)."),
+    # island
+    "placed": ("{name} 出现在 {at}。", "{name} starts at {at}."),
+    "island_started": ("游戏开始，第 {day} 天。", "The game has started: day {day}."),
+    "moved": (
+        "{name} 从 {from_} 移动到 {to}{hidden}。",
+        "{name} moved from {from_} to {to}{hidden}.",
+    ),
+    "encounter": ("遭遇：{what}。", "Encounter: {what}."),
+    "explored": ("探索结果：{what}。", "Explored: {what}."),
+    "pk_posted": ("{names} 发起 PK。", "PK posted: {names}."),
+    "pk_joined": ("{name} 加入 PK（{side}）。", "{name} joined the PK ({side})."),
+    "pk_fled": ("{name} 逃离了 PK。", "{name} fled the PK."),
+    "pk_resolved": ("PK 结束：{winner}获胜。", "PK over: the {winner} won."),
+    "hunt": ("打猎{result}。", "Hunt: {result}."),
+    "ate": ("进食，饥饿 {hunger}，食物 {food}。", "Ate: hunger {hunger}, food {food}."),
+    "gave": ("给予 {item} × {count}。", "Gave {item} × {count}."),
+    "order_posted": ("已提交{order}（目标 {target}）。", "{order} submitted (target {target})."),
+    "target_moved": (
+        "你的暗杀目标在结算前移动了，你可以更改或撤销。",
+        "Your target moved before 24:00: you may change or cancel.",
+    ),
+    "held_move_done": ("挂起的移动已完成。", "Your held move has completed."),
+    "story_triggered": ("触发剧情：{title}。", "Story triggered: {title}."),
+    "story_resolved": ("剧情结算：{text}", "Story resolved: {text}"),
+    "director_action": ("导演操作：{action}。", "Director action: {action}."),
+    "announcement": ("公告：{text}", "Announcement: {text}"),
+    "death": ("{name} 死亡。", "{name} died."),
+    "death_announced": ("{name} 死亡。", "{name} is dead."),
+    "monster_attack": ("野兽来袭。", "A beast attacked."),
+    "night_encounter": ("夜间遭遇。", "An encounter in the night."),
+    "night_report": (
+        "第 {day} 天结算报告：体力 {stamina}/{max_stamina}，战力 {power}，饥饿 {hunger}，食物 {food}。{notes}",
+        "Report for day {day}: stamina {stamina}/{max_stamina}, power {power}, hunger {hunger}, food {food}. {notes}",
+    ),
+    "day_report": (
+        "第 {day} 天结束。死亡：{deaths}。存活：{alive}。",
+        "Day {day} is over. Dead: {deaths}. Alive: {alive}.",
+    ),
+    "director_report": ("第 {day} 天导演报告。", "Director's report for day {day}."),
+    "island_over": ("游戏结束。幸存者：{survivors}。", "Game over. Survivors: {survivors}."),
+}
+
+CAUSES: dict[str, tuple[str, str]] = {
+    "assassination": ("暗杀", "assassination"),
+    "counter_kill": ("反杀", "a counter-kill"),
+    "starvation": ("饥饿", "starvation"),
+    "illness": ("疾病", "illness"),
+    "hunt": ("打猎", "a hunt"),
+    "monster": ("野兽", "a beast"),
+    "pk": ("PK", "a PK"),
+    "director": ("导演判定", "the director"),
+}
+
+_NOTES: dict[str, tuple[str, str]] = {
+    "assassination": ("你对 {target} 的暗杀{ok}。", "Your assassination of {target} {ok}."),
+    "assassins_revealed": ("暗杀你的人：{assassins}。", "Your assassins were: {assassins}."),
+    "assassination_missed": ("暗杀目标不在预定位置。", "Your target was not where you struck."),
+    "assassination_void": ("暗杀人数已满，你的暗杀无效。", "Too many assassins: yours was void."),
+    "counter_kill": ("反杀{ok}。", "Counter-kill {ok}."),
+    "night_position": ("你现在位于 {at}。", "You are now at {at}."),
+    "ate": ("你吃了 1 份食物，剩余 {food_left}。", "You ate 1 food; {food_left} left."),
+    "hungry": ("没有食物，饥饿度 {hunger}。", "No food: hunger {hunger}."),
+    "death": ("你死了（{cause}）。", "You died ({cause})."),
+    "night_encounter": ("夜里在 {at} 遭遇危险。", "Danger met in the night at {at}."),
+}
+
+
+class _Formatter(string.Formatter):
+    """A field the event did not carry reads as "?" rather than breaking the line."""
+
+    def get_value(self, key: int | str, args: Any, kwargs: Any) -> Any:
+        if isinstance(key, str):
+            return kwargs.get(key, "?")
+        return super().get_value(key, args, kwargs)
+
+
+def _number(value: Any) -> Any:
+    """15.0 reads as 15; 12.5 stays."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return f"({value[0]},{value[1]})"
+    return str(value)
+
+
+def describe_event(
+    kind: str,
+    data: Mapping[str, Any],
+    lang: str,
+    ruleset: str,
+    names: Mapping[str, str],
+) -> str:
+    """One line a reader understands for an event; the data's own text where it has one."""
+    t = translator(lang)
+    en = lang == "en"
+
+    def name(pid: Any) -> str:
+        return names.get(str(pid), "?") if pid is not None else "?"
+
+    def phase(value: Any) -> str:
+        return t(f"phase_{value}") if isinstance(value, str) else ""
+
+    def order(value: Any) -> str:
+        return order_name(ruleset, str(value), lang) if value else ""
+
+    def side(value: Any) -> str:
+        return side_name(str(value), lang) if value else ""
+
+    fields: dict[str, Any] = {
+        k: _number(v)
+        for k, v in data.items()
+        if isinstance(k, str) and not isinstance(v, dict | list)
+    }
+    if "side" in data:
+        fields["side"] = side(data["side"])
+    if "phase" in data:
+        fields["phase"] = phase(data["phase"])
+    if "type" in data:
+        fields["order"] = order(data["type"])
+    key = kind
+    if kind == "game_started" and ruleset == "island":
+        key = "island_started"
+    elif kind == "game_over" and ruleset == "island":
+        key = "island_over"
+        fields["survivors"] = "、".join(name(p) for p in data.get("survivors", [])) or t("none")
+    elif kind == "game_over":
+        winner = data.get("winner")
+        fields["result"] = t("draw") if winner == "draw" else t("winner_is", side=side(winner))
+    elif kind == "deployment_revealed":
+        fields["A"], fields["B"] = data.get("A"), data.get("B")
+    elif kind == "orders_announced":
+        shown = [
+            f"{side(o.get('side'))}{order(o.get('type'))}"
+            + (f"({o['body']['slot']})" if isinstance(o.get("body", {}).get("slot"), int) else "")
+            for o in data.get("orders", [])
+        ]
+        if not shown:
+            key = "orders_announced_none"
+        fields["orders"] = "；".join(shown)
+    elif kind == "troops_dispatched":
+        fields["before"], fields["after"] = data.get("before"), data.get("after")
+    elif kind == "order_voided":
+        fields["why"] = pick(lang, data.get("message_zh"), data.get("message_en"))
+    elif kind == "orders_nullified":
+        fields["orders"] = "、".join(order(o.get("type")) for o in data.get("orders", []))
+    elif kind == "order_seen_through":
+        fields["order"] = order(data.get("order_type"))
+    elif kind == "round_resolved":
+        morale = data.get("morale", {})
+        fields["mA"], fields["mB"] = _number(morale.get("A")), _number(morale.get("B"))
+    elif kind == "intel":
+        face: Mapping[str, Any] = data.get("order") or {}
+        fields["order"] = order(face.get("type")) if face else ""
+        fields["status"] = (
+            t(f"order_status_{data.get('status')}")
+            if data.get("status") != "gone"
+            else t("order_status_withdrawn")
+        )
+    elif kind == "disguised_order_announced":
+        fields["order"], fields["shown"] = order(data.get("type")), order(data.get("shown_as"))
+    elif kind == "player_replaced":
+        fields["name"] = data.get("name") or name(data.get("player_id"))
+    elif kind == "placed":
+        fields["at"] = _cell(data.get("at"))
+        fields["name"] = name(data.get("player"))
+    elif kind == "moved":
+        fields["name"] = data.get("name") or name(data.get("player"))
+        fields["from_"], fields["to"] = _cell(data.get("from")), _cell(data.get("to"))
+        fields["hidden"] = (" (hidden)" if en else "（隐藏）") if data.get("hidden") else ""
+    elif kind in ("encounter", "explored"):
+        fields["what"] = data.get("kind") or data.get("found") or data.get("result") or ""
+    elif kind == "pk_posted":
+        fields["names"] = " vs ".join(
+            "、".join(name(p) for p in data.get(k, [])) for k in ("attackers", "defenders")
+        )
+    elif kind in ("pk_joined", "pk_fled"):
+        fields["name"] = data.get("name") or name(data.get("player"))
+        fields["side"] = t("pk_attack" if data.get("side") == "attack" else "pk_defend")
+    elif kind == "pk_resolved":
+        fields["winner"] = t("pk_attack" if data.get("winner") == "attack" else "pk_defend")
+    elif kind == "hunt":
+        won = data.get("result") == "won"
+        fields["result"] = ("won" if won else "lost") if en else ("成功" if won else "失败")
+    elif kind == "order_posted":
+        fields["order"] = order_name("island", str(data.get("type")), lang)
+        fields["target"] = name(data.get("target"))
+    elif kind in ("target_moved", "held_move_done") and (data.get("zh") or data.get("en")):
+        return pick(lang, data.get("zh"), data.get("en"))  # the engine's own words
+    elif kind == "director_action":
+        action = str(data.get("action"))
+        fields["action"] = pick(lang, *TOOL_NAMES.get(action, (action, action)))
+    elif kind in ("death", "death_announced"):
+        fields["name"] = data.get("name") or name(data.get("player"))
+    elif kind == "night_report":
+        fields["notes"] = " ".join(_note(n, lang, names) for n in data.get("notes", []))
+    elif kind == "day_report":
+        fields["deaths"] = "、".join(d.get("name", "?") for d in data.get("deaths", [])) or t(
+            "none"
+        )
+        fields["alive"] = "、".join(a.get("name", "?") for a in data.get("alive", [])) or t("none")
+    pair = _EVENTS.get(key)
+    if pair is None:
+        return kind
+    try:
+        return _Formatter().vformat(pair[1 if en else 0], (), fields)
+    except (IndexError, ValueError):
+        return pair[1 if en else 0]
+
+
+def _note(note: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> str:
+    kind = str(note.get("kind"))
+    if "zh" in note or "en" in note:
+        return pick(lang, note.get("zh"), note.get("en"))
+    pair = _NOTES.get(kind)
+    if pair is None:
+        return ""
+    en = lang == "en"
+    ok = note.get("success")
+    fields = {
+        "target": names.get(str(note.get("target")), "?"),
+        "assassins": "、".join(names.get(str(a), "?") for a in note.get("assassins", [])),
+        "ok": ("succeeded" if ok else "failed") if en else ("成功" if ok else "失败"),
+        "at": _cell(note.get("at")),
+        "food_left": note.get("food_left"),
+        "hunger": note.get("hunger"),
+        "cause": pick(lang, *CAUSES.get(str(note.get("cause")), (str(note.get("cause")),) * 2)),
+    }
+    try:
+        return pair[1 if en else 0].format(**fields)
+    except (KeyError, ValueError):
+        return ""

@@ -1,0 +1,874 @@
+"""The pages: parse the request, authorise, call one service, render a view model.
+
+Every form post that a cookie authenticates checks the CSRF token first. A change that
+succeeds redirects (303) back to its page; one that is refused renders the page again
+with the reason, in the reader's language, and the problem's HTTP status.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pydantic import ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.datastructures import FormData
+
+from app.api.deps import transact, transact_game
+from app.errors import AppError
+from app.models import Game
+from app.rules.registry import all_rulesets, get_ruleset
+from app.rules.team_battle.odds import preview
+from app.services import director as director_service
+from app.services import games as games_service
+from app.services import orders as orders_service
+from app.services import pages as pages_service
+from app.services import sessions as sessions_service
+from app.services import verify as verify_service
+from app.services.auth import Principal, require_player
+from app.web import forms, views
+from app.web.messages import LANG_COOKIE, LANGS, choose_language, pick, translator
+from app.web.security import (
+    CSRF_FIELD,
+    check_csrf,
+    clear_session_cookie,
+    csrf_token,
+    ensure_csrf_cookie,
+    page_headers,
+    session_token_from_cookie,
+    set_session_cookie,
+)
+
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+EXAMPLE_SCENARIO = HERE.parent.parent / "scenarios" / "island-example.yaml"
+ODDS_ROUNDS = 10_000
+
+router = APIRouter(include_in_schema=False)
+templates = Environment(
+    loader=FileSystemLoader(HERE / "templates"),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+templates.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
+
+
+def _static_version() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(STATIC.glob("*")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+STATIC_VERSION = _static_version()
+
+
+# --- rendering ------------------------------------------------------------------------------
+def language(request: Request) -> str:
+    return choose_language(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"))
+
+
+def render(
+    request: Request, template: str, context: dict[str, Any], status: int = 200
+) -> HTMLResponse:
+    lang = language(request)
+    html = templates.get_template(template).render(
+        t=translator(lang),
+        lang=lang,
+        html_lang="en" if lang == "en" else "zh-CN",
+        csrf=csrf_token(request),
+        here=request.url.path,
+        static=STATIC_VERSION,
+        **context,
+    )
+    response = HTMLResponse(html, status_code=status)
+    ensure_csrf_cookie(request, response)
+    page_headers(response)
+    return response
+
+
+def error_page(request: Request, error: AppError) -> HTMLResponse:
+    lang = language(request)
+    message = pick(lang, error.message_zh, error.message_en)
+    return render(
+        request,
+        "error.html",
+        {"message": message, "code": error.code, "rule": error.rule},
+        error.status,
+    )
+
+
+def see_other(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def now(request: Request) -> Any:
+    return request.app.state.clock.now()
+
+
+async def posted(request: Request) -> FormData:
+    """The form of a post, once its CSRF token has been checked."""
+    form = await request.form()
+    value = form.get(CSRF_FIELD)
+    check_csrf(request, value if isinstance(value, str) else None)
+    return form
+
+
+Page = Callable[[AsyncSession, Game, Principal, Any], Awaitable[dict[str, Any]]]
+
+
+async def load(request: Request, game_id: str, token: str | None, page: Page) -> dict[str, Any]:
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await page(session, game, principal, now(request))
+
+    result: dict[str, Any] = await transact_game(request, game_id, token, action, lock=False)
+    return result
+
+
+async def act(
+    request: Request,
+    game_id: str,
+    token: str | None,
+    action: Callable[[AsyncSession, Game, Principal], Awaitable[Any]],
+) -> Any:
+    return await transact_game(request, game_id, token, action, lock=True)
+
+
+# --- public pages ---------------------------------------------------------------------------
+@router.get("/", response_class=HTMLResponse)
+async def index(request: Request) -> Response:
+    lang = language(request)
+    t = translator(lang)
+    games = await transact(request, pages_service.public_games)
+    rows = [
+        {
+            **g,
+            "ruleset_label": t(f"ruleset_{g['ruleset']}"),
+            "status_label": t(f"status_{g['status']}"),
+            "created": views.local_time(g["created_at"], g["timezone"]),
+        }
+        for g in games
+    ]
+    return render(request, "index.html", {"games": rows})
+
+
+@router.get("/lang/{code}")
+async def set_language(request: Request, code: str, next: str = "/") -> Response:
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    response = see_other(target)
+    if code in LANGS:
+        response.set_cookie(LANG_COOKIE, code, max_age=365 * 86400, path="/", samesite="lax")
+    return response
+
+
+def _game_context(page: dict[str, Any], lang: str) -> dict[str, Any]:
+    ruleset = page["summary"]["ruleset"]
+    context: dict[str, Any] = {
+        "game": views.header(page, lang),
+        "feed": views.feed(page, lang),
+        "ruleset": ruleset,
+    }
+    view = page["view"]
+    if view.get("phase") != "setup" and page["summary"]["status"] != "setup":
+        if ruleset == "team_battle":
+            me = view.get("you", {}).get("side")
+            context["board"] = views.tb_board(view, me, lang)
+        else:
+            # The public knows no cell of the island (IS-55): no map for spectators.
+            if view.get("visible_cells") is not None or view.get("all_players"):
+                context["map"] = views.island_map(view, page["settings"], lang)
+            context["island"] = {
+                "alive": view.get("players", []),
+                "dead": view.get("dead", []),
+                "announcements": view.get("announcements", []),
+            }
+    return context
+
+
+@router.get("/g/{game_id}", response_class=HTMLResponse)
+async def spectator(request: Request, game_id: str, verify: int = 0) -> Response:
+    lang = language(request)
+    try:
+        page = await load(request, game_id, None, pages_service.spectator_page)
+        context = _game_context(page, lang)
+        if verify and page["summary"].get("seed"):
+
+            async def check(session: AsyncSession, game: Game, principal: Principal) -> Any:
+                return await verify_service.verify(session, game)
+
+            context["verified"] = await transact_game(request, game_id, None, check, lock=False)
+    except AppError as error:
+        return error_page(request, error)
+    return render(request, "game.html", {**context, "stream": f"/api/v1/games/{game_id}/stream"})
+
+
+# --- invites ----------------------------------------------------------------------------------
+@router.get("/join/{code}", response_class=HTMLResponse)
+async def join(request: Request, code: str) -> Response:
+    """Shows who the invite is for; spends nothing (link previews fetch this)."""
+
+    async def target(session: AsyncSession) -> Any:
+        game, player = await sessions_service.invite_target(session, code)
+        return {"title": game.title, "name": player.name}
+
+    try:
+        found = await transact(request, target)
+    except AppError as error:
+        return error_page(request, error)
+    return render(request, "join.html", {"invite": found, "code": code})
+
+
+@router.post("/join/{code}")
+async def join_confirm(request: Request, code: str) -> Response:
+    try:
+        await posted(request)
+
+        async def redeem(session: AsyncSession) -> Any:
+            return await sessions_service.redeem_invite(session, code, now(request))
+
+        game_id, secret = await transact(request, redeem)
+    except AppError as error:
+        return error_page(request, error)
+    response = see_other(f"/play/{game_id}")
+    set_session_cookie(response, request, game_id, secret)
+    return response
+
+
+# --- the player's page ------------------------------------------------------------------------
+def _order_schema(ruleset_name: str) -> dict[str, Any] | None:
+    model = getattr(get_ruleset(ruleset_name), "order_model", None)
+    return model.model.model_json_schema() if model is not None else None
+
+
+def _tool_schema(ruleset_name: str) -> dict[str, Any] | None:
+    model = getattr(get_ruleset(ruleset_name), "director_action_model", None)
+    return model.model.model_json_schema() if model is not None else None
+
+
+async def _player_view(
+    request: Request, game_id: str, notice: str = "", error: AppError | None = None
+) -> Response:
+    token = session_token_from_cookie(request, game_id)
+    if token is None:
+        return see_other(f"/g/{game_id}")
+    lang = language(request)
+    try:
+        page = await load(request, game_id, token, pages_service.player_page)
+    except AppError as failure:
+        if failure.status in (401, 403):
+            response = see_other(f"/g/{game_id}")
+            clear_session_cookie(response, request, game_id)
+            return response
+        return error_page(request, failure)
+    context = _game_context(page, lang)
+    view = page["view"]
+    ruleset = page["summary"]["ruleset"]
+    you = view.get("you", {})
+    t = translator(lang)
+    context["you"] = (
+        t("you_play", name=you.get("name"), side=views.side_name(you.get("side"), lang))
+        if ruleset == "team_battle"
+        else t("you_play_island", name=you.get("name"))
+    )
+    context["forms"] = views.order_forms(
+        ruleset, _order_schema(ruleset), page["available"], page, lang
+    )
+    context["revise_fields"] = {f["type"]: f["fields"] for f in context["forms"] if f["fields"]}
+    if ruleset == "team_battle":
+        context["orders"] = views.tb_orders(view, you.get("side"), lang)
+        context["odds"] = view.get("phase") in ("command", "battle", "response")
+        context["ready"] = view["sides"][you["side"]].get("ready") if you.get("side") else None
+    else:
+        context["orders"] = views.island_orders(view, page["names"], lang)
+        context["stats"] = views.island_stats(view, page["settings"], lang)
+    context["can_ready"] = (
+        ruleset == "team_battle"
+        and page["summary"]["status"] == "running"
+        and view.get("phase") not in ("finished", None)
+    )
+    status = 200
+    if error is not None:
+        context["error"] = {
+            "message": pick(lang, error.message_zh, error.message_en),
+            "rule": error.rule,
+        }
+        status = error.status
+    if notice:
+        context["notice"] = t(notice) if notice in _NOTICES else ""
+    return render(
+        request, "play.html", {**context, "stream": f"/api/v1/games/{game_id}/stream"}, status
+    )
+
+
+_NOTICES = {"order_saved", "order_revised", "order_withdrawn", "ready_saved", "done"}
+
+
+@router.get("/play/{game_id}", response_class=HTMLResponse)
+async def play(request: Request, game_id: str, ok: str = "") -> Response:
+    return await _player_view(request, game_id, notice=ok)
+
+
+def _order_body(ruleset: str, form: FormData) -> dict[str, Any]:
+    """The order a form describes, read back through the ruleset's order schema."""
+    schema = _order_schema(ruleset)
+    kind = str(form.get("type") or "")
+    member = forms.variants(schema, "type").get(kind) if schema else None
+    if member is None or schema is None:
+        raise AppError(422, "bad_order", "没有这种指令。", "There is no such order.")
+    try:
+        return {"type": kind, **forms.body_from_form(form, member, schema, skip=("type",))}
+    except ValueError:
+        raise AppError(
+            422, "bad_order", "请填写有效的数字。", "Please enter valid numbers."
+        ) from None
+
+
+async def _player_action(
+    request: Request,
+    game_id: str,
+    do: Callable[[AsyncSession, Game, Principal, FormData], Awaitable[Any]],
+    notice: str,
+) -> Response:
+    token = session_token_from_cookie(request, game_id)
+    if token is None:
+        return see_other(f"/g/{game_id}")
+    try:
+        form = await posted(request)
+
+        async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+            require_player(principal)
+            return await do(session, game, principal, form)
+
+        await act(request, game_id, token, action)
+    except AppError as error:
+        if error.code == "csrf_failed" or error.status in (401,):
+            return error_page(request, error)
+        return await _player_view(request, game_id, error=error)
+    return see_other(f"/play/{game_id}?ok={notice}")
+
+
+@router.post("/play/{game_id}/orders")
+async def submit_order(request: Request, game_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        body = _order_body(game.ruleset, form)
+        return await orders_service.submit_order(session, game, principal, body, now(request))
+
+    return await _player_action(request, game_id, do, "order_saved")
+
+
+@router.post("/play/{game_id}/orders/text")
+async def submit_text_order(request: Request, game_id: str) -> Response:
+    """An order written in words, read by the game's own grammar (as POST /orders reads
+    ``{"text": …}``), then submitted like any other."""
+
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        body = {"text": str(form.get("text") or "")}
+        english = language(request) == "en"
+        return await orders_service.submit_order(
+            session, game, principal, body, now(request), english
+        )
+
+    return await _player_action(request, game_id, do, "order_saved")
+
+
+@router.post("/play/{game_id}/orders/{order_id}/revise")
+async def revise_order(request: Request, game_id: str, order_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        body = _order_body(game.ruleset, form)
+        return await orders_service.revise_order(
+            session, game, principal, order_id, body, now(request)
+        )
+
+    return await _player_action(request, game_id, do, "order_revised")
+
+
+@router.post("/play/{game_id}/orders/{order_id}/withdraw")
+async def withdraw_order(request: Request, game_id: str, order_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        return await orders_service.withdraw_order(session, game, principal, order_id, now(request))
+
+    return await _player_action(request, game_id, do, "order_withdrawn")
+
+
+@router.post("/play/{game_id}/ready")
+async def ready(request: Request, game_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        return await orders_service.mark_ready(session, game, principal, now(request))
+
+    return await _player_action(request, game_id, do, "ready_saved")
+
+
+@router.post("/play/{game_id}/odds", response_class=HTMLResponse)
+async def odds(request: Request, game_id: str) -> Response:
+    """The odds preview as an HTML fragment, for the order being drafted (Team Battle)."""
+    token = session_token_from_cookie(request, game_id)
+    lang = language(request)
+    try:
+        form = await posted(request)
+        page = await load(request, game_id, token, pages_service.player_page)
+    except AppError as error:
+        return error_page(request, error)
+    draft: list[dict[str, Any]] = []
+    if form.get("type"):
+        try:
+            draft = [_order_body(page["summary"]["ruleset"], form)]
+        except AppError:
+            draft = []  # a half-filled form previews the orders already given
+    view = page["view"]
+    side = view.get("you", {}).get("side")
+    if page["summary"]["ruleset"] != "team_battle" or side is None:
+        return render(request, "_odds.html", {"odds": None})
+    seed = hashlib.sha256(repr((game_id, view.get("round"), view.get("phase"), draft)).encode())
+    replacing = str(form.get("replacing") or "") or None
+    result = preview(
+        view, side, draft, random.Random(seed.digest()), ODDS_ROUNDS, replacing=replacing
+    )
+    return render(
+        request, "_odds.html", {"odds": _odds_model(result, side, lang), "rounds": ODDS_ROUNDS}
+    )
+
+
+def _odds_model(result: dict[str, Any] | None, side: str, lang: str) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    t = translator(lang)
+    enemy = "B" if side == "A" else "A"
+    bars = []
+    for s in (side, enemy):
+        dist = result["morale"][s]
+        bars.append(
+            {
+                "label": views.side_name(s, lang),
+                "now": result["now"][s],
+                "max": result["max_morale"][s],
+                "expected": result["expected_morale"][s],
+                "values": [
+                    {"morale": d["morale"], "percent": round(d["p"] * 100, 1)}
+                    for d in dist
+                    if d["p"] >= 0.001
+                ],
+            }
+        )
+    outcomes = result["outcomes"]
+    return {
+        "exact": result["exact"],
+        "rounds": result["rounds"],
+        "ways": result.get("ways", result["rounds"]),
+        "bars": bars,
+        "outcomes": [
+            (t("odds_win", side=views.side_name(side, lang)), round(outcomes[side] * 100, 1)),
+            (t("odds_win", side=views.side_name(enemy, lang)), round(outcomes[enemy] * 100, 1)),
+            (t("draw"), round(outcomes["draw"] * 100, 1)),
+            (t("odds_continue"), round(outcomes["continue"] * 100, 1)),
+        ],
+        "assumed": [
+            views.order_name("team_battle", o["type"], lang)
+            + (f"({o['slot']})" if isinstance(o.get("slot"), int) else "")
+            for o in result["assumed"]["own"]
+        ],
+        "assumed_enemy": [
+            views.order_name("team_battle", o["type"], lang)
+            + (f"({o['slot']})" if isinstance(o.get("slot"), int) else "")
+            for o in result["assumed"]["enemy"]
+        ],
+    }
+
+
+# --- the director's console -------------------------------------------------------------------
+def _settings_schema(ruleset_name: str) -> dict[str, Any]:
+    schema: dict[str, Any] = get_ruleset(ruleset_name).settings_model.model_json_schema()
+    return schema
+
+
+def _settings_defaults(ruleset_name: str) -> dict[str, Any]:
+    defaults: dict[str, Any] = get_ruleset(ruleset_name).settings_model().model_dump(mode="json")
+    return defaults
+
+
+@router.get("/director/new", response_class=HTMLResponse)
+async def new_game(request: Request, ruleset: str = "team_battle") -> Response:
+    return _new_game_page(request, ruleset)
+
+
+def _new_game_page(
+    request: Request, ruleset: str, error: str = "", status: int = 200
+) -> HTMLResponse:
+    lang = language(request)
+    if ruleset not in all_rulesets():
+        ruleset = "team_battle"
+    simple, complex_ = views.settings_fields(
+        _settings_schema(ruleset), _settings_defaults(ruleset), lang
+    )
+    if ruleset == "island":
+        complex_ = []  # the island's map and tables come from the scenario file
+    return render(
+        request,
+        "director_new.html",
+        {
+            "ruleset": ruleset,
+            "rulesets": list(all_rulesets()),
+            "simple": simple,
+            "complex": complex_,
+            "error": error,
+            "admin_required": bool(request.app.state.settings.admin_token),
+        },
+        status,
+    )
+
+
+@router.post("/director/new")
+async def create_game(request: Request) -> Response:
+    lang = language(request)
+    try:
+        form = await posted(request)
+    except AppError as error:
+        return error_page(request, error)
+    ruleset = str(form.get("ruleset") or "team_battle")
+    if ruleset not in all_rulesets():
+        ruleset = "team_battle"
+    admin = request.app.state.settings.admin_token
+    if admin and form.get("admin_token") != admin:
+        return _new_game_page(request, ruleset, translator(lang)("login_hint"), 403)
+    try:
+        settings = forms.settings_from_form(
+            form, _settings_schema(ruleset), _settings_defaults(ruleset)
+        )
+        scenario_text: str | None = None
+        upload = form.get("scenario")
+        if upload is not None and not isinstance(upload, str):
+            scenario_text = (await upload.read()).decode("utf-8") or None
+        if ruleset == "island" and not scenario_text:
+            scenario_text = EXAMPLE_SCENARIO.read_text(encoding="utf-8")
+    except (ValueError, UnicodeDecodeError) as problem:
+        return _new_game_page(request, ruleset, str(problem), 422)
+    title_in = str(form.get("title") or "").strip()
+    timezone = str(form.get("timezone") or "").strip() or None
+
+    async def create(session: AsyncSession) -> Any:
+        scenario = games_service.parse_scenario(scenario_text)
+        title = title_in or scenario.get("title") or translator(lang)(f"ruleset_{ruleset}")
+        merged = {**scenario.get("settings", {}), **settings}
+        created = await games_service.create_game(
+            session, ruleset, str(title)[:200], merged, timezone, {}, now(request)
+        )
+        game = await games_service.load_game(session, created["id"])
+        secret = await sessions_service.director_login(
+            session, game, created["director_token"], None, now(request)
+        )
+        return created, secret
+
+    try:
+        created, secret = await transact(request, create)
+    except AppError as error:
+        return _new_game_page(
+            request, ruleset, pick(lang, error.message_zh, error.message_en), error.status
+        )
+    except ValidationError as error:
+        return _new_game_page(request, ruleset, str(error), 422)
+    response = render(request, "director_created.html", {"created": created})
+    set_session_cookie(response, request, created["id"], secret)
+    return response
+
+
+async def _console(
+    request: Request,
+    game_id: str,
+    notice: str = "",
+    error: AppError | None = None,
+    shown: dict[str, Any] | None = None,
+) -> Response:
+    lang = language(request)
+    token = session_token_from_cookie(request, game_id)
+    if token is None:
+        return render(request, "director_login.html", {"game_id": game_id})
+    try:
+        page = await load(request, game_id, token, pages_service.director_page)
+    except AppError as failure:
+        if failure.status in (401, 403):
+            return render(request, "director_login.html", {"game_id": game_id}, 401)
+        return error_page(request, failure)
+    ruleset = page["summary"]["ruleset"]
+    context = _game_context(page, lang)
+    t = translator(lang)
+    access = page["access"]
+    context["roster"] = [
+        {
+            **p,
+            "side_label": views.side_name(p["side"], lang),
+            "sessions": access.get(p["id"], {}).get("sessions", 0),
+            "invite_out": access.get(p["id"], {}).get("invite_out", False),
+        }
+        for p in page["roster"]
+    ]
+    context["audit"] = [
+        {**a, "at": views.local_time(a["at"], page["summary"]["timezone"])}
+        for a in reversed(page["audit"])
+    ]
+    context["tools"] = views.tool_forms(ruleset, _tool_schema(ruleset), page, lang)
+    view = page["view"]
+    if ruleset == "team_battle" and "board" in context:
+        context["all_orders"] = [
+            {
+                "side": views.side_name(o["side"], lang),
+                "round": o["round"],
+                "phase": t(f"phase_{o['phase']}"),
+                "name": views.order_name("team_battle", o["type"], lang),
+                "body": views._body_text({k: v for k, v in o["body"].items() if k != "type"}, lang),
+                "status": t(f"order_status_{o['status']}"),
+                "by": page["names"].get(str(o.get("player_id")), ""),
+            }
+            for o in reversed(view.get("orders", []))
+        ]
+    if ruleset == "island" and view.get("all_players"):
+        items = page["settings"].get("items", {})
+        context["players_table"] = [
+            {
+                "name": p["name"],
+                "at": "({},{})".format(*p["at"]) if p.get("at") else "",
+                "alive": p["alive"],
+                "stamina": f"{p['stamina']}/{p['max_stamina']}",
+                "power": p["effective_power"],
+                "hunger": p["hunger"],
+                "ill": p["ill"],
+                "food": p["food"],
+                "inventory": "、".join(
+                    f"{items.get(k, {}).get('name') or k}×{v}" for k, v in p["inventory"].items()
+                ),
+            }
+            for p in view["all_players"].values()
+        ]
+        context["stories"] = [q for q in view.get("story_queue", []) if q["status"] == "open"]
+        context["island_orders"] = [
+            {
+                "who": page["names"].get(o["player"], o["player"]),
+                "name": views.order_name("island", o["type"], lang),
+                "target": page["names"].get(str(o.get("target")), "") if o.get("target") else "",
+                "status": t(f"order_status_{o['status']}"),
+            }
+            for o in view.get("orders", {}).values()
+            if o["status"] in ("pending", "held")
+        ]
+    origin = str(request.base_url).rstrip("/")
+    for shown_key in ("invite", "replaced"):
+        if shown and shown_key in shown and str(shown[shown_key].get("url", "")).startswith("/"):
+            # The API answers with a path; the director shares a whole link.
+            shown[shown_key] = {**shown[shown_key], "url": origin + shown[shown_key]["url"]}
+    context.update(
+        {
+            "setup": page["summary"]["status"] == "setup",
+            "sides": ["A", "B"] if ruleset == "team_battle" else [],
+            "shown": shown or {},
+            "notice": t(notice) if notice in _NOTICES else "",
+            "error": {"message": pick(lang, error.message_zh, error.message_en), "rule": error.rule}
+            if error
+            else None,
+        }
+    )
+    return render(
+        request,
+        "director.html",
+        {**context, "stream": f"/api/v1/games/{game_id}/stream"},
+        error.status if error else 200,
+    )
+
+
+@router.get("/director/{game_id}", response_class=HTMLResponse)
+async def console(request: Request, game_id: str, ok: str = "") -> Response:
+    return await _console(request, game_id, notice=ok)
+
+
+@router.post("/director/{game_id}/login")
+async def director_login(request: Request, game_id: str) -> Response:
+    try:
+        form = await posted(request)
+        token = str(form.get("token") or "").strip()
+
+        async def login(session: AsyncSession) -> Any:
+            game = await games_service.load_game(session, game_id)
+            return await sessions_service.director_login(
+                session, game, token, request.app.state.settings.admin_token, now(request)
+            )
+
+        secret = await transact(request, login)
+    except AppError as error:
+        lang = language(request)
+        return render(
+            request,
+            "director_login.html",
+            {"game_id": game_id, "error": pick(lang, error.message_zh, error.message_en)},
+            error.status,
+        )
+    response = see_other(f"/director/{game_id}")
+    set_session_cookie(response, request, game_id, secret)
+    return response
+
+
+@router.post("/director/{game_id}/logout")
+async def director_logout(request: Request, game_id: str) -> Response:
+    token = session_token_from_cookie(request, game_id)
+    try:
+        await posted(request)
+        if token:
+
+            async def end(session: AsyncSession) -> None:
+                game = await games_service.load_game(session, game_id)
+                await sessions_service.end_session(session, game, token, now(request))
+
+            await transact(request, end)
+    except AppError as error:
+        return error_page(request, error)
+    response = see_other(f"/director/{game_id}")
+    clear_session_cookie(response, request, game_id)
+    return response
+
+
+DirectorDo = Callable[[AsyncSession, Game, Principal, FormData], Awaitable[Any]]
+
+
+async def _director_action(
+    request: Request, game_id: str, do: DirectorDo, show: str | None = None
+) -> Response:
+    """Run one director action; ``show`` renders the result on the console once (a new
+    invite link or token) instead of redirecting."""
+    token = session_token_from_cookie(request, game_id)
+    try:
+        form = await posted(request)
+
+        async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+            return await do(session, game, principal, form)
+
+        result = await act(request, game_id, token, action)
+    except AppError as error:
+        if error.code == "csrf_failed" or error.status == 401:
+            return error_page(request, error)
+        return await _console(request, game_id, error=error)
+    if show is not None:
+        return await _console(request, game_id, shown={show: result})
+    return see_other(f"/director/{game_id}?ok=done")
+
+
+def _int(form: FormData, name: str, default: int | None = None) -> int:
+    raw = str(form.get(name) or "").strip()
+    if raw == "" and default is not None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise AppError(
+            422, "bad_number", "请填写有效的数字。", "Please enter a valid number."
+        ) from None
+
+
+@router.post("/director/{game_id}/extend")
+async def director_extend(request: Request, game_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        minutes = _int(form, "minutes", 60)
+        if not 1 <= minutes <= 7 * 24 * 60:
+            raise AppError(
+                422, "bad_number", "延长 1 分钟到 7 天。", "Extend by 1 minute to 7 days."
+            )
+        return await director_service.extend_deadline(
+            session, game, principal, minutes * 60.0, None, None, now(request)
+        )
+
+    return await _director_action(request, game_id, do)
+
+
+@router.post("/director/{game_id}/players")
+async def director_add_player(request: Request, game_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        name = str(form.get("name") or "").strip()
+        side = str(form.get("side") or "") or None
+        if not name or len(name) > 100:
+            raise AppError(
+                422,
+                "bad_name",
+                "请填写名字（最多 100 字）。",
+                "Give a name (at most 100 characters).",
+            )
+        added = await games_service.add_player(session, game, principal, name, side, now(request))
+        url = await sessions_service.new_invite(session, game, added["id"], now(request))
+        return {"name": name, "url": url}
+
+    return await _director_action(request, game_id, do, show="invite")
+
+
+@router.post("/director/{game_id}/players/{player_id}/invite")
+async def director_invite(request: Request, game_id: str, player_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        made = await sessions_service.create_invite(
+            session, game, principal, player_id, now(request)
+        )
+        return {"name": form.get("name") or "", **made}
+
+    return await _director_action(request, game_id, do, show="invite")
+
+
+@router.post("/director/{game_id}/players/{player_id}/replace")
+async def director_replace(request: Request, game_id: str, player_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        return await sessions_service.replace_player(
+            session, game, principal, player_id, now(request)
+        )
+
+    return await _director_action(request, game_id, do, show="replaced")
+
+
+@router.post("/director/{game_id}/players/{player_id}/revoke")
+async def director_revoke(request: Request, game_id: str, player_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        return await sessions_service.revoke_player_sessions(
+            session, game, principal, player_id, now(request)
+        )
+
+    return await _director_action(request, game_id, do, show="revoked")
+
+
+@router.post("/director/{game_id}/tool")
+async def director_tool(request: Request, game_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        action = str(form.get("action") or "")
+        body: dict[str, Any] = {"action": action}
+        schema = _tool_schema(game.ruleset)
+        member = forms.variants(schema, "action").get(action) if schema else None
+        if action == "resolve_story":
+            body.update(queue_id=str(form.get("queue_id") or ""), text=str(form.get("text") or ""))
+        elif member is not None and schema is not None:
+            try:
+                body.update(forms.body_from_form(form, member, schema, skip=("action",)))
+            except ValueError:
+                raise AppError(
+                    422, "bad_number", "请填写有效的数字。", "Please enter valid numbers."
+                ) from None
+        return await director_service.director_action(session, game, principal, body, now(request))
+
+    return await _director_action(request, game_id, do)
+
+
+# The console's plain controls: each one service call on the game, nothing to read.
+# Declared last: the paths above (login, players, extend, tool…) are matched first.
+CONTROLS: dict[str, Callable[[AsyncSession, Game, Principal, Any], Awaitable[Any]]] = {
+    "start": games_service.start_game,
+    "pause": director_service.pause,
+    "resume": director_service.resume,
+    "advance": director_service.advance,
+}
+
+
+@router.post("/director/{game_id}/{control}")
+async def director_control(request: Request, game_id: str, control: str) -> Response:
+    service = CONTROLS.get(control)
+    if service is None:
+        return error_page(request, AppError(404, "not_found", "没有这个地址。", "No such page."))
+
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        return await service(session, game, principal, now(request))
+
+    return await _director_action(request, game_id, do)

@@ -1,0 +1,119 @@
+// forumplay pages: countdowns, live updates (server-sent events), odds previews.
+// No inline scripts anywhere (CSP): everything the pages do in the browser is here.
+"use strict";
+
+(function () {
+  const csrf = () => (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+
+  // --- countdowns: from the seconds the server computed (its clock, not the browser's)
+  function pad(n) { return String(n).padStart(2, "0"); }
+  function startCountdowns(root) {
+    const started = Date.now();
+    (root || document).querySelectorAll("[data-remaining]").forEach((el) => {
+      el.dataset.start = String(started);
+    });
+  }
+  setInterval(() => {
+    document.querySelectorAll("[data-remaining]").forEach((el) => {
+      const total = parseInt(el.dataset.remaining, 10);
+      if (Number.isNaN(total)) return;
+      const passed = Math.floor((Date.now() - parseInt(el.dataset.start || "0", 10)) / 1000);
+      const left = Math.max(0, total - passed);
+      el.textContent = pad(Math.floor(left / 3600)) + ":" + pad(Math.floor((left % 3600) / 60)) + ":" + pad(left % 60);
+    });
+  }, 1000);
+  startCountdowns(document);
+
+  // A notice ("order submitted") is for the moment it answers: not for reloads.
+  (function forgetNotice() {
+    const url = new URL(window.location.href);
+    if (url.searchParams.has("ok")) {
+      url.searchParams.delete("ok");
+      window.history.replaceState(null, "", url.pathname + url.search + url.hash);
+    }
+  })();
+
+  // --- live: any new event re-reads this page and swaps its live regions; when the
+  // page's shape changed (a new phase brings other forms), it is loaded anew.
+  let refreshing = false;
+  let again = false;
+  function busy(region) {
+    const active = document.activeElement;
+    if (region.hasAttribute("data-keep") && region.querySelector("details[open]")) return true;
+    return active && active !== document.body && region.contains(active) &&
+      /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName);
+  }
+  async function refresh() {
+    if (refreshing) { again = true; return; }
+    refreshing = true;
+    try {
+      const response = await fetch(window.location.href, { credentials: "same-origin", headers: { "X-Requested-With": "live" } });
+      if (!response.ok) return;
+      const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+      const shape = (root) => Array.from(root.querySelectorAll("[data-live][id]")).map((el) => el.id).join(" ");
+      if (shape(doc) !== shape(document)) {
+        const editing = Array.from(document.querySelectorAll("[data-keep]")).some(busy);
+        if (!editing) { window.location.replace(window.location.href); return; }
+      }
+      document.querySelectorAll(".alert.notice").forEach((el) => el.remove());
+      doc.querySelectorAll("[data-live][id]").forEach((fresh) => {
+        const old = document.getElementById(fresh.id);
+        if (!old) return;
+        if (busy(old)) return;
+        old.replaceWith(fresh);
+        startCountdowns(fresh);
+        bindOdds(fresh);
+      });
+      const meta = doc.querySelector('meta[name="csrf-token"]');
+      if (meta) document.querySelector('meta[name="csrf-token"]').content = meta.content;
+    } catch (e) {
+      // the next event tries again
+    } finally {
+      refreshing = false;
+      if (again) { again = false; setTimeout(refresh, 100); }
+    }
+  }
+  // A burst of events makes one refresh; many watchers of one game spread theirs out.
+  let timer = null;
+  function soon() { clearTimeout(timer); timer = setTimeout(refresh, 150 + Math.random() * 500); }
+
+  const url = document.body.dataset.stream;
+  if (url && window.EventSource) {
+    const after = document.body.dataset.after || "0";
+    const source = new EventSource(url + (url.includes("?") ? "&" : "?") + "after=" + encodeURIComponent(after));
+    source.onopen = () => { document.body.classList.add("live"); document.body.classList.remove("live-lost"); };
+    source.onmessage = (message) => {
+      document.body.dataset.lastEvent = message.lastEventId;
+      soon();
+    };
+    source.onerror = () => { document.body.classList.remove("live"); document.body.classList.add("live-lost"); };
+  }
+
+  // --- odds preview: the form's current values, simulated on the server
+  async function preview(form) {
+    const out = form.querySelector(".odds-out");
+    if (!out) return;
+    const body = new FormData(form);
+    body.set("csrf", csrf());
+    out.setAttribute("aria-busy", "true");
+    try {
+      const response = await fetch(form.dataset.odds, { method: "POST", body: body, credentials: "same-origin", headers: { "X-CSRF-Token": csrf() } });
+      out.innerHTML = await response.text();
+    } finally {
+      out.removeAttribute("aria-busy");
+    }
+  }
+  function bindOdds(root) {
+    root.querySelectorAll("form[data-odds]").forEach((form) => {
+      if (form.dataset.bound) return;
+      form.dataset.bound = "1";
+      form.querySelectorAll(".odds-button").forEach((button) => {
+        button.addEventListener("click", (event) => { event.preventDefault(); preview(form); });
+      });
+      if (form.querySelector("input[name=type]")) {
+        form.addEventListener("change", () => preview(form));
+      }
+    });
+  }
+  bindOdds(document);
+})();

@@ -1,0 +1,767 @@
+"""View models: plain data for the templates, built from what the page services return.
+
+Templates stay dumb: every decision (what to show, which label, which choices a form
+offers, how a time reads in the game's zone) is made here, in pure functions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from app.rules.base import JSON
+from app.web.forms import Field, properties, resolve, rule_of, variants
+from app.web.messages import (
+    SETTING_LABELS,
+    TOOL_NAMES,
+    describe_event,
+    order_name,
+    pick,
+    side_name,
+    translator,
+)
+
+SIDES = ("A", "B")
+FEED_SHOWN = 200
+
+
+# --- time -------------------------------------------------------------------------------
+def local_time(value: str | datetime | None, tz: str) -> str:
+    """A moment as the game's players read it: in the game's time zone."""
+    if value is None:
+        return ""
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return moment.astimezone(ZoneInfo(tz)).strftime("%Y-%m-%d %H:%M")
+
+
+def remaining(summary: Mapping[str, Any], now: datetime) -> int | None:
+    if summary.get("deadline"):
+        due = datetime.fromisoformat(summary["deadline"])
+        return max(0, int((due - now).total_seconds()))
+    left = summary.get("deadline_remaining_seconds")
+    return int(left) if left is not None else None
+
+
+def duration(seconds: int | None) -> str:
+    if seconds is None:
+        return ""
+    hours, rest = divmod(max(0, seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours:02d}:{minutes:02d}:{secs:02d}"
+
+
+# --- the game's header ------------------------------------------------------------------
+def header(page: Mapping[str, Any], lang: str) -> JSON:
+    t = translator(lang)
+    summary, view = page["summary"], page["view"]
+    tz = summary["timezone"]
+    left = remaining(summary, page["now"])
+    ruleset = summary["ruleset"]
+    phase = view.get("phase") or summary.get("phase")
+    bits = []
+    if ruleset == "team_battle" and view.get("round"):
+        bits.append(t("round_n", n=view["round"]))
+    if ruleset == "island" and view.get("day"):
+        bits.append(t("day_n", n=view["day"]))
+    window = _time_window(view, page["now"], tz) if summary["status"] == "running" else None
+    if window:
+        bits.append(t(window))
+    elif phase and summary["status"] != "finished":
+        bits.append(t(f"phase_{phase}") if f"phase_{phase}" in _PHASES else str(phase))
+    winner = view.get("winner")
+    return {
+        "id": summary["id"],
+        "title": summary["title"],
+        "ruleset": t(f"ruleset_{ruleset}"),
+        "status": summary["status"],
+        "status_label": t(f"status_{summary['status']}"),
+        "where": " · ".join(bits),
+        "deadline": local_time(summary.get("deadline"), tz),
+        "remaining": left,
+        "remaining_text": duration(left),
+        "paused": summary["status"] == "paused",
+        "timezone": tz,
+        "winner": (t("draw") if winner == "draw" else t("winner_is", side=side_name(winner, lang)))
+        if winner
+        else "",
+        "seed": summary.get("seed"),
+        "seed_commitment": summary["seed_commitment"],
+    }
+
+
+def _time_window(view: Mapping[str, Any], now: datetime, tz: str) -> str | None:
+    """The island's evening windows (IS-3), from the times its public view announces."""
+    start, deep = view.get("pk_window_start"), view.get("deep_night_start")
+    if not isinstance(start, str) or not isinstance(deep, str):
+        return None
+    clock = now.astimezone(ZoneInfo(tz)).strftime("%H:%M")
+    if clock >= deep:
+        return "deep_night"
+    if clock >= start:
+        return "pk_window"
+    return None
+
+
+_PHASES = {
+    f"phase_{p}"
+    for p in ("setup", "deployment", "command", "battle", "response", "finished", "day")
+}
+
+
+# --- the event feed -----------------------------------------------------------------------
+def feed(page: Mapping[str, Any], lang: str) -> JSON:
+    events = page["events"]
+    tz = page["summary"]["timezone"]
+    ruleset = page["summary"]["ruleset"]
+    names = page["names"]
+    lines = [
+        {
+            "seq": e["seq"],
+            "at": local_time(e["at"], tz),
+            "kind": e["kind"],
+            "text": describe_event(e["kind"], e["data"], lang, ruleset, names),
+            "private": "public" not in e.get("audience", ["public"]),
+        }
+        for e in events[-FEED_SHOWN:]
+    ]
+    lines.reverse()
+    return {"lines": lines, "after": events[-1]["seq"] if events else 0}
+
+
+# --- team battle --------------------------------------------------------------------------
+def _mark(order: Mapping[str, Any], lang: str, kind: str) -> JSON:
+    return {"label": order_name("team_battle", str(order["type"]), lang), "kind": kind}
+
+
+def tb_board(view: Mapping[str, Any], me: str | None, lang: str) -> JSON:
+    """Both sides' slots facing each other, the opponent on top for a player."""
+    t = translator(lang)
+    n = int(view["settings"]["slots"])
+    round_no = view["round"]
+    marks: dict[str, list[list[JSON]]] = {s: [[] for _ in range(n)] for s in SIDES}
+
+    def put(order: Mapping[str, Any], kind: str) -> None:
+        slot = order.get("body", {}).get("slot")
+        if isinstance(slot, int) and 1 <= slot <= n and order.get("side") in SIDES:
+            marks[order["side"]][slot - 1].append(_mark(order, lang, kind))
+
+    for order in view.get("announced", []):
+        if order.get("round") == round_no:
+            put(order, "public")
+    for order in view.get("revealed", []):
+        if order.get("round") == round_no:
+            put(order, "revealed")
+    intel = view.get("intel")
+    for order in intel if isinstance(intel, list) else []:
+        put(order, "intel")
+    for order in view.get("orders", []) or []:
+        if order.get("round") == round_no and order["status"] in ("pending", "resolved"):
+            if not order.get("announced") and not order.get("revealed"):
+                put(order, "own")
+    drafts: dict[str, list[int]] = {}
+    for order in view.get("orders", []) or []:
+        if order["type"] == "deploy" and order["status"] == "pending":
+            drafts[order["side"]] = list(order["body"]["troops"])  # the latest counts
+    order_sides = [s for s in SIDES if s != me] + ([me] if me in SIDES else [])
+    rows = []
+    for side in order_sides:
+        entry = view["sides"][side]
+        slots = entry["slots"]
+        draft = slots is None and side in drafts
+        if draft:
+            slots = drafts[side]  # the deployment only this side (or the director) sees
+        morale, top = entry["morale"], entry["max_morale"]
+        rows.append(
+            {
+                "side": side,
+                "label": side_name(side, lang),
+                "own": side == me,
+                "cells": [
+                    {
+                        "troops": slots[i] if slots is not None else None,
+                        "empty": slots is not None and slots[i] == 0,
+                        "marks": marks[side][i],
+                    }
+                    for i in range(n)
+                ],
+                "morale": morale,
+                "max_morale": top,
+                "meter": max(0.0, float(morale)),
+                "low": top * 1 / 3,
+                "high": top * 2 / 3,
+                "total": entry.get("total_troops"),
+                "ready": entry.get("ready"),
+                "hidden": slots is None,
+                "draft": draft,
+            }
+        )
+    info: list[str] = []
+    if me in SIDES:
+        own = view["sides"][me]
+        uses = own.get("order_uses", {}).get("left_this_phase")
+        if uses is not None:
+            info.append(t("uses_left", n=uses))
+        cooling = own.get("cooldown_blocked") or []
+        if cooling:
+            info.append(
+                t(
+                    "cooldown_blocked",
+                    orders="、".join(order_name("team_battle", c, lang) for c in cooling),
+                )
+            )
+    return {"slots": list(range(1, n + 1)), "rows": rows, "info": info}
+
+
+def tb_orders(view: Mapping[str, Any], me: str | None, lang: str) -> list[JSON]:
+    """The viewer's side's orders of this round, newest first (after the end the view
+    holds both sides' orders: still only one's own here)."""
+    t = translator(lang)
+    out = []
+    for order in reversed(view.get("orders", []) or []):
+        if order.get("round") != view["round"] or order.get("side") != me:
+            continue
+        body = {k: v for k, v in order["body"].items() if k != "type"}
+        out.append(
+            {
+                "id": order["id"],
+                "type": order["type"],
+                "name": order_name("team_battle", order["type"], lang),
+                "body": _body_text(body, lang),
+                "status": t(f"order_status_{order['status']}"),
+                "phase": t(f"phase_{order['phase']}"),
+                "changeable": order["status"] == "pending" and order["phase"] == view["phase"],
+                "revisable": order["type"] != "deploy",  # a new deployment replaces it
+            }
+        )
+    return out
+
+
+def _body_text(body: Mapping[str, Any], lang: str) -> str:
+    t = translator(lang)
+    parts = []
+    for key, value in body.items():
+        if key == "slot":
+            parts.append(t("slot_n", n=value))
+        elif key == "moves" and isinstance(value, list):
+            parts.append(
+                "；".join(f"{m.get('from')}→{m.get('to')} ×{m.get('troops')}" for m in value)
+            )
+        elif key == "troops" and isinstance(value, list):
+            parts.append(" / ".join(str(v) for v in value))
+        elif key == "order_type":
+            parts.append(order_name("team_battle", str(value), lang))
+        else:
+            parts.append(f"{key}: {value}")
+    return "，".join(parts)
+
+
+# --- island -------------------------------------------------------------------------------
+def island_map(view: Mapping[str, Any], settings: Mapping[str, Any], lang: str) -> JSON:
+    """The grid: cells in vision with what is seen there, the rest out of sight."""
+    t = translator(lang)
+    width, height = int(view["width"]), int(view["height"])
+    terrains = settings.get("terrains", {})
+    kinds = settings.get("monster_kinds", {})
+    seen: dict[tuple[int, int], Mapping[str, Any]] = {
+        (c["at"][0], c["at"][1]): c for c in view.get("visible_cells", [])
+    }
+    director_cells: dict[tuple[int, int], list[str]] = {}
+    for p in (view.get("all_players") or {}).values():
+        if p.get("alive") and p.get("at"):
+            director_cells.setdefault((p["at"][0], p["at"][1]), []).append(p["name"])
+    director_monsters: dict[tuple[int, int], list[JSON]] = {}
+    for m in (view.get("monsters") or {}).values() if "all_players" in view else []:
+        if m.get("count", 0) > 0:
+            director_monsters.setdefault((m["at"][0], m["at"][1]), []).append(m)
+    here = tuple(view["position"]) if view.get("position") else None
+    rows = []
+    for y in range(1, height + 1):
+        cells = []
+        for x in range(1, width + 1):
+            cell = seen.get((x, y))
+            terrain_id = cell["terrain"] if cell else _terrain(settings, x, y)
+            visible = cell is not None or "all_players" in view
+            cells.append(
+                {
+                    "x": x,
+                    "y": y,
+                    "visible": visible,
+                    "terrain": terrain_id if visible else "",
+                    "terrain_name": terrains.get(terrain_id, {}).get("name") or terrain_id
+                    if visible
+                    else "",
+                    "label": f"({x},{y})" + ("" if visible else " " + t("unknown_cell")),
+                    "here": here == (x, y),
+                    # "★ you" marks the viewer's own cell; the others there by name.
+                    "players": [p["name"] for p in cell["players"] if p["id"] != view.get("me")]
+                    if cell
+                    else director_cells.get((x, y), []),
+                    "monsters": [
+                        f"{kinds.get(m['kind'], {}).get('name') or m['kind']}×{m['count']}"
+                        for m in (cell or {}).get("monsters", [])
+                        or director_monsters.get((x, y), [])
+                    ],
+                    "busy": bool(cell and cell.get("busy")),
+                }
+            )
+        rows.append(cells)
+    return {"rows": rows, "width": width, "fit": width <= 8}
+
+
+def _terrain(settings: Mapping[str, Any], x: int, y: int) -> str:
+    for cell in settings.get("cells", []):
+        if list(cell.get("at", [])) == [x, y]:
+            return str(cell.get("terrain"))
+    return str(settings.get("default_terrain", "plain"))
+
+
+def island_stats(view: Mapping[str, Any], settings: Mapping[str, Any], lang: str) -> JSON:
+    t = translator(lang)
+    items = settings.get("items", {})
+    inventory = [
+        {"id": k, "name": items.get(k, {}).get("name") or k, "count": v}
+        for k, v in (view.get("inventory") or {}).items()
+    ]
+    equipped = view.get("equipped")
+    return {
+        "stamina": view.get("stamina"),
+        "max_stamina": view.get("max_stamina"),
+        "power": view.get("power"),
+        "hunger": view.get("hunger"),
+        "ill": view.get("ill"),
+        "alive": view.get("alive"),
+        "food": view.get("food"),
+        "debt": view.get("debt"),
+        "vision": view.get("vision"),
+        "position": "({},{})".format(*view["position"]) if view.get("position") else "",
+        "inventory": inventory,
+        "equipped": (items.get(equipped, {}).get("name") or equipped) if equipped else t("none"),
+    }
+
+
+def island_orders(view: Mapping[str, Any], names: Mapping[str, str], lang: str) -> list[JSON]:
+    t = translator(lang)
+    out = []
+    for order in view.get("orders", []) or []:
+        target = order.get("target")
+        out.append(
+            {
+                "id": order["id"],
+                "type": order["type"],
+                "name": order_name("island", order["type"], lang),
+                "body": names.get(str(target), "") if target else "",
+                "status": t(f"order_status_{order['status']}"),
+                "note": t("target_moved_note") if order.get("target_moved") else "",
+                "changeable": order["status"] in ("pending", "held"),
+                "revisable": bool(order.get("target_moved")),
+            }
+        )
+    return out
+
+
+# --- order forms ----------------------------------------------------------------------------
+def order_forms(
+    ruleset: str,
+    schema: Mapping[str, Any] | None,
+    available: list[Mapping[str, Any]],
+    page: Mapping[str, Any],
+    lang: str,
+) -> list[JSON]:
+    """One form per order available in this phase; a refused one says why (rule ID)."""
+    members = variants(schema, "type") if schema else {}
+    out = []
+    for entry in available:
+        kind = str(entry["type"])
+        member = members.get(kind)
+        fields = (
+            _order_fields(ruleset, kind, member, schema or {}, entry, page, lang) if member else []
+        )
+        out.append(
+            {
+                "type": kind,
+                "name": order_name(ruleset, kind, lang),
+                "rule": entry.get("order_rule")
+                or rule_of(member.get("description") if member else ""),
+                "allowed": bool(entry["allowed"]) and member is not None,
+                "why": pick(lang, entry.get("message_zh"), entry.get("message_en")),
+                "why_rule": entry.get("rule") or "",
+                "tags": _order_tags(ruleset, entry, lang),
+                "fields": fields,
+                "help": (member or {}).get("description", ""),
+                "key": hashlib.sha256(
+                    json.dumps(entry, sort_keys=True, default=str).encode()
+                ).hexdigest()[:12],
+            }
+        )
+    return out
+
+
+def _order_tags(ruleset: str, entry: Mapping[str, Any], lang: str) -> list[str]:
+    t = translator(lang)
+    if ruleset != "team_battle":
+        return []
+    tags = [t("order_public") if entry.get("public") else t("order_hidden")]
+    if entry.get("tier"):
+        tags.append(t("order_tier", n=entry["tier"]))
+    if entry.get("cost", 1) > 1:
+        tags.append(t("order_cost", n=entry["cost"]))
+    return tags
+
+
+_LABELS = {
+    "slot": "slot",
+    "troops": "troops",
+    "moves": "move_n",
+    "from_left": "from_left",
+    "from_right": "from_right",
+    "order_type": "orders",
+    "direction": "direction",
+    "hidden": "hidden_move",
+    "target": "target",
+    "targets": "targets",
+    "path": "path",
+    "follow": "follow",
+    "monster": "monster",
+    "challenge": "challenge",
+    "side": "pk_side",
+    "to": "to_player",
+    "item": "item",
+    "count": "count",
+    "food": "food",
+    "use_weapon": "use_weapon",
+    "player": "player",
+    "delta": "delta",
+    "text": "text",
+    "faction": "faction",
+    "morale": "morale",
+    "player_id": "commander",
+    "queue_id": "story_queue",
+    "forbid": "forbid",
+    "cause": "cause",
+}
+# Optional fields a page does not offer (proxies and hunting parties are for the API).
+_SKIPPED = {"for", "with", "split", "standing", "changes", "all_idle", "restore", "players"}
+_DIRECTIONS = ("up", "down", "left", "right")
+
+
+def _order_fields(
+    ruleset: str,
+    kind: str,
+    member: Mapping[str, Any],
+    root: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    page: Mapping[str, Any],
+    lang: str,
+) -> list[Field]:
+    t = translator(lang)
+    choices = entry.get("choices")
+    names = page["names"]
+    fields: list[Field] = []
+    for name, prop, required in properties(member, root):
+        if name == "type" or (name in _SKIPPED and not required):
+            continue
+        label = t(_LABELS.get(name, name)) if name in _LABELS else name
+        help_text = str(prop.get("description") or "")
+        base: dict[str, Any] = {
+            "name": name,
+            "label": label,
+            "required": required,
+            "help": help_text,
+            "rule": rule_of(help_text),
+        }
+        if ruleset == "team_battle":
+            field = _tb_field(name, prop, root, choices or {}, base, lang)
+        else:
+            field = _island_field(kind, name, prop, choices or [], base, page, lang)
+        if field is None:
+            field = _generic(prop, base)
+        fields.append(field)
+    _ = names
+    return fields
+
+
+def _generic(prop: Mapping[str, Any], base: dict[str, Any]) -> Field:
+    kind = prop.get("type")
+    if isinstance(prop.get("enum"), list):
+        return Field(kind="select", options=[(str(v), str(v)) for v in prop["enum"]], **base)
+    if kind == "boolean":
+        return Field(kind="checkbox", **base)
+    if kind in ("integer", "number"):
+        return Field(
+            kind="number",
+            minimum=prop.get("minimum"),
+            maximum=prop.get("maximum"),
+            step="1" if kind == "integer" else "any",
+            **base,
+        )
+    return Field(kind="text", **base)
+
+
+def _tb_field(
+    name: str,
+    prop: Mapping[str, Any],
+    root: Mapping[str, Any],
+    choices: Mapping[str, Any],
+    base: dict[str, Any],
+    lang: str,
+) -> Field | None:
+    t = translator(lang)
+    if name == "slot" and "slot" in choices:
+        options = [(str(s), t("slot_n", n=s)) for s in choices["slot"]]
+        return Field(kind="select", options=options, **base)
+    if name == "troops" and "slots" in choices:
+        base["help"] = t("deploy_total", total=choices["total"])
+        return Field(
+            kind="list", count=int(choices["slots"]), minimum=1, maximum=choices["total"], **base
+        )
+    if name == "moves":
+        items = resolve(prop.get("items", {}), root)
+        sources = [(str(s), t("slot_n", n=s)) for s in choices.get("from", [])]
+        targets = [(str(s), t("slot_n", n=s)) for s in choices.get("to", [])]
+        columns = []
+        for sub, _sub_schema, _ in properties(items, root):
+            if sub == "from":
+                columns.append(
+                    Field(name="from", label=t("from_slot"), kind="select", options=sources)
+                )
+            elif sub == "to":
+                columns.append(Field(name="to", label=t("to_slot"), kind="select", options=targets))
+            else:
+                columns.append(Field(name=sub, label=t("count"), kind="number", minimum=1))
+        return Field(kind="rows", count=2, columns=columns, **base)
+    if name in ("from_left", "from_right"):
+        base["required"] = False
+        return Field(
+            kind="number",
+            minimum=0,
+            help=t("all"),
+            **{k: v for k, v in base.items() if k != "help"},
+        )
+    if name == "order_type" and "order_type" in choices:
+        options = [(o, order_name("team_battle", o, lang)) for o in choices["order_type"]]
+        return Field(kind="select", options=options, **base)
+    return None
+
+
+def _island_field(
+    kind: str,
+    name: str,
+    prop: Mapping[str, Any],
+    choices: list[Any],
+    base: dict[str, Any],
+    page: Mapping[str, Any],
+    lang: str,
+) -> Field | None:
+    t = translator(lang)
+    names = page["names"]
+    view = page["view"]
+    items = page["settings"].get("items", {})
+
+    def who(pid: Any) -> str:
+        return names.get(str(pid), str(pid))
+
+    if name == "direction":
+        allowed = choices if kind == "move" else list(_DIRECTIONS)
+        options = [(d, t(f"dir_{d}")) for d in allowed]
+        if kind == "flee":
+            base["required"] = False
+            options = [("", t("optional")), *options]
+        return Field(kind="select", options=options, **base)
+    if name == "target" and kind == "assassinate":
+        options = [(c["target"], who(c["target"])) for c in choices]
+        return Field(kind="select", options=options, **base)
+    if name == "path" and kind == "assassinate":
+        paths = sorted({",".join(c["path"]) for c in choices})
+        options = [
+            (p, "→".join(t(f"dir_{d}") for d in p.split(",")) if p else t("none")) for p in paths
+        ]
+        return Field(kind="select", options=options, **{**base, "required": False})
+    if name == "target":
+        return Field(kind="select", options=[(c, who(c)) for c in choices], **base)
+    if name == "targets":
+        return Field(kind="checkboxes", options=[(c, who(c)) for c in choices], **base)
+    if name == "to":
+        return Field(kind="select", options=[(c, who(c)) for c in choices], **base)
+    if name == "monster":
+        kinds = page["settings"].get("monster_kinds", {})
+        monsters = {
+            m["id"]: m["kind"] for c in view.get("visible_cells", []) for m in c.get("monsters", [])
+        }
+        options = [
+            (c, str(kinds.get(monsters.get(c, ""), {}).get("name") or monsters.get(c) or c))
+            for c in choices
+        ]
+        return Field(kind="select", options=options, **base)
+    if name == "challenge":
+        ids = sorted({c["challenge"] for c in choices})
+        return Field(kind="select", options=[(c, c) for c in ids], **base)
+    if name == "side" and kind == "pk_join":
+        return Field(
+            kind="select", options=[("attack", t("pk_attack")), ("defend", t("pk_defend"))], **base
+        )
+    if name == "item" and kind == "equip":
+        options = [(c, items.get(c, {}).get("name") or c) for c in choices]
+        return Field(
+            kind="select", options=[*options, ("", t("unequip"))], **{**base, "required": False}
+        )
+    if name == "item":
+        goods = [("food", t("food"))] if (view.get("food") or 0) > 0 else []
+        goods += [(k, items.get(k, {}).get("name") or k) for k in (view.get("inventory") or {})]
+        return Field(kind="select", options=goods, **base)
+    if name in ("count", "food"):
+        return Field(kind="number", minimum=1, value=1, **base)
+    return None
+
+
+# --- the audit log ------------------------------------------------------------------------------
+def audit_lines(audit: list[Mapping[str, Any]], names: Mapping[str, str], tz: str) -> list[JSON]:
+    """Newest first; player ids in a payload read as names."""
+
+    def readable(value: Any) -> Any:
+        if isinstance(value, str):
+            return names.get(value, value)
+        if isinstance(value, list):
+            return [readable(v) for v in value]
+        if isinstance(value, dict):
+            return {k: readable(v) for k, v in value.items() if k != "action"}
+        return value
+
+    return [
+        {
+            "at": local_time(a["at"], tz),
+            "action": a["action"],
+            "actor": a["actor"],
+            "payload": "，".join(
+                f"{k}: {v}" for k, v in readable(a["payload"]).items() if v not in (None, "")
+            ),
+        }
+        for a in reversed(audit)
+    ]
+
+
+# --- director tools -------------------------------------------------------------------------
+def tool_forms(
+    ruleset: str, schema: Mapping[str, Any] | None, page: Mapping[str, Any], lang: str
+) -> list[JSON]:
+    """One small form per director action of the ruleset (close_phase is "advance")."""
+    t = translator(lang)
+    if not schema:
+        return []
+    members = variants(schema, "action")
+    players = [(p["id"], p["name"]) for p in page.get("roster", [])]
+    items = page["settings"].get("items", {})
+    out = []
+    for action, member in members.items():
+        if action in ("close_phase", "resolve_story"):
+            continue  # "advance" and the story queue have their own controls
+        fields: list[Field] = []
+        for name, prop, required in properties(member, schema):
+            if name == "action" or (name in _SKIPPED and not required):
+                continue
+            help_text = str(prop.get("description") or "")
+            base: dict[str, Any] = {
+                "name": name,
+                "label": t(_LABELS[name]) if name in _LABELS else name,
+                "required": required,
+                "help": help_text,
+                "rule": rule_of(help_text),
+            }
+            if name in ("player", "player_id"):
+                options = [("", t("none"))] if not required else []
+                field = Field(kind="select", options=options + players, **base)
+            elif name == "side":
+                field = Field(
+                    kind="select", options=[(s, side_name(s, lang)) for s in SIDES], **base
+                )
+            elif name == "item":
+                goods = [("food", t("food")), *((k, v.get("name") or k) for k, v in items.items())]
+                field = Field(kind="select", options=goods, **base)
+            elif name == "to":
+                field = Field(kind="list", count=2, minimum=1, **base)
+            else:
+                field = _generic(prop, base)
+            fields.append(field)
+        names = TOOL_NAMES.get(action, (action, action))
+        out.append(
+            {
+                "action": action,
+                "name": pick(lang, *names),
+                "rule": rule_of(member.get("description")),
+                "help": member.get("description", ""),
+                "fields": fields,
+            }
+        )
+    return out
+
+
+# --- the new-game form ----------------------------------------------------------------------
+def settings_fields(
+    schema: Mapping[str, Any], defaults: Mapping[str, Any], lang: str
+) -> tuple[list[Field], list[Field]]:
+    """(simple fields, complex fields) of a settings model: every field with its rule ID
+    and description; the complex ones (maps, tables) as JSON text areas."""
+    simple: list[Field] = []
+    complex_: list[Field] = []
+    for name, prop, _required in properties(schema, schema):
+        if name == "timezone":
+            continue  # the form asks for the game's time zone once, for every game
+        help_text = str(prop.get("description") or "")
+        label = pick(lang, *SETTING_LABELS[name]) if name in SETTING_LABELS else name
+        base: dict[str, Any] = {
+            "name": name,
+            "label": label,
+            "required": False,
+            "help": help_text,
+            "rule": rule_of(help_text),
+        }
+        default = defaults.get(name)
+        kind = prop.get("type")
+        if isinstance(prop.get("enum"), list):
+            options = [(str(v), str(v)) for v in prop["enum"]]
+            simple.append(Field(kind="select", options=options, value=str(default), **base))
+        elif kind == "boolean":
+            simple.append(Field(kind="checkbox", value=bool(default), **base))
+        elif kind in ("integer", "number"):
+            simple.append(
+                Field(
+                    kind="number",
+                    value=default,
+                    minimum=prop.get("minimum"),
+                    maximum=prop.get("maximum"),
+                    step="1" if kind == "integer" else "any",
+                    **base,
+                )
+            )
+        elif kind == "string":
+            simple.append(Field(kind="text", value=default, **base))
+        elif (
+            kind == "object"
+            and isinstance(default, dict)
+            and all(isinstance(v, int) for v in default.values())
+            and default
+        ):
+            columns = [
+                Field(name=f"{name}.{k}", label=k, kind="number", value=v, minimum=0)
+                for k, v in default.items()
+            ]
+            simple.append(Field(kind="rows", count=1, columns=columns, **base))
+        elif kind == "array" and isinstance(
+            resolve(prop.get("items", {}), schema).get("enum"), list
+        ):
+            options = [(str(v), str(v)) for v in resolve(prop["items"], schema)["enum"]]
+            simple.append(
+                Field(kind="checkboxes", options=options, value=list(default or []), **base)
+            )
+        else:
+            complex_.append(
+                Field(
+                    kind="textarea",
+                    value=json.dumps(default, ensure_ascii=False) if default is not None else "",
+                    **base,
+                )
+            )
+    return simple, complex_

@@ -1,0 +1,419 @@
+"""The pages in a real browser: a whole Team Battle played by a director and two players
+in three browsers, an island day with a hidden move and an assassination, and the other
+side's hidden order never reaching a player's page. Live updates arrive over /stream
+(no reloads where a player would not reload); deadlines move with the app's clock.
+
+Screenshots of every page visited are saved (see ``tests/service/browser.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+import yaml
+from playwright.async_api import expect
+
+from app.clock import FakeClock
+from app.settings import Settings
+from tests.service.browser import (
+    DESKTOP,
+    PHONE,
+    WAIT_MS,
+    Shots,
+    fits_the_screen,
+    launch,
+    screenshots_folder,
+)
+from tests.service.island_helpers import example_settings, local, quiet_overrides
+from tests.service.live_server import thread_server
+
+
+@pytest_asyncio.fixture(scope="module")
+async def chromium() -> AsyncIterator[Any]:
+    async for browser in launch():
+        yield browser
+
+
+@pytest.fixture
+def server(settings: Settings, clock: FakeClock) -> Iterator[str]:
+    live = settings.model_copy(
+        update={"scheduler_enabled": True, "scheduler_interval_seconds": 0.05}
+    )
+    with thread_server(live, clock) as base:
+        yield base
+
+
+class Pages:
+    """Browser contexts (each its own cookies) whose pages must show no console errors:
+    a page breaking the Content Security Policy would log one."""
+
+    def __init__(self, chromium: Any) -> None:
+        self.chromium = chromium
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    async def open(self, viewport: dict[str, int] = DESKTOP, locale: str = "zh-CN") -> Any:
+        phone = viewport == PHONE
+        context = await self.chromium.new_context(
+            viewport=viewport, locale=locale, is_mobile=phone, has_touch=phone
+        )
+        context.set_default_timeout(WAIT_MS)
+        self.contexts.append(context)
+        page = await context.new_page()
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("response", self._response)
+        return page
+
+    def _console(self, message: Any) -> None:
+        # A page answered with a 4xx on purpose (a spent invite) logs "Failed to load
+        # resource"; failing sub-resources are caught by _response instead.
+        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+            self.errors.append(message.text)
+
+    def _response(self, response: Any) -> None:
+        if response.status >= 400 and response.request.resource_type != "document":
+            self.errors.append(f"{response.status} {response.url}")
+
+    async def close(self) -> None:
+        for context in self.contexts:
+            await context.close()
+
+
+@pytest_asyncio.fixture
+async def pages(chromium: Any) -> AsyncIterator[Pages]:
+    opened = Pages(chromium)
+    yield opened
+    await opened.close()
+
+
+# --- the director's console ----------------------------------------------------------------------
+async def create_game(
+    d: Any, base: str, shots: Shots, ruleset: str, title: str, **choose: str
+) -> str:
+    await d.goto(f"{base}/")
+    await shots(d, "index")
+    await d.click("a.button[href='/director/new']")
+    if ruleset != "team_battle":
+        await d.click(f"nav.tabs a[href='/director/new?ruleset={ruleset}']")
+    await d.fill("#title", title)
+    for name, value in choose.items():
+        await d.select_option(f"select[name={name}]", value)
+    await shots(d, f"director-new-{ruleset}")
+    await d.click("form.settings-form button.primary")
+    await expect(d.locator("#director-token")).to_have_text(re.compile(r"^fpd_"))
+    await shots(d, "director-created")
+    await d.click("a.button.primary")
+    return str(d.url.rsplit("/", 1)[-1])
+
+
+async def add_player(d: Any, name: str, side: str | None = None) -> str:
+    await d.fill("#pname", name)
+    if side:
+        await d.select_option("#pside", side)
+    await d.click("form.add-player button.primary")
+    link = d.locator("code.invite-link")
+    await expect(link).to_have_text(re.compile(r"^http://127\.0\.0\.1:\d+/join/"))
+    return "/join/" + str(await link.inner_text()).split("/join/", 1)[1]
+
+
+async def join(page: Any, base: str, invite: str, shots: Shots | None = None) -> None:
+    await page.goto(base + invite)
+    if shots:
+        await shots(page, "join")
+    await page.click("form[action^='/join/'] button.primary")
+    await expect(page).to_have_url(re.compile(r"/play/"))
+
+
+async def give_order(
+    page: Any,
+    order_type: str,
+    fill: dict[str, str] | None = None,
+    select: dict[str, str] | None = None,
+    check: tuple[str, ...] = (),
+) -> None:
+    details = page.locator(f"details.order-form[data-type={order_type}]")
+    await details.locator("summary").click()
+    form = details.locator("form")
+    for name, value in (fill or {}).items():
+        await form.locator(f"[name='{name}']").fill(value)
+    for name, value in (select or {}).items():
+        await form.locator(f"select[name='{name}']").select_option(value)
+    for name in check:
+        await form.locator(f"input[name='{name}']").check()
+    await form.locator("button[type=submit]").click()
+    await expect(page.locator(".alert.ok")).to_be_visible()
+
+
+async def ready_by_keyboard(page: Any) -> None:
+    """Reach the ready button with Tab alone, press it with Enter."""
+    await page.locator("body").click(position={"x": 1, "y": 1})
+    for _ in range(200):
+        await page.keyboard.press("Tab")
+        if await page.evaluate(
+            "() => document.activeElement && document.activeElement.closest('form.ready-form') !== null"
+        ):
+            await page.keyboard.press("Enter")
+            await expect(page.locator(".alert.ok")).to_be_visible()
+            return
+    raise AssertionError("the ready button cannot be reached with the keyboard")
+
+
+async def order_ids(page: Any) -> list[str]:
+    actions = await page.eval_on_selector_all(
+        "form[action*='/withdraw']", "forms => forms.map(f => f.getAttribute('action'))"
+    )
+    return [a.split("/")[-2] for a in actions]
+
+
+# --- Team Battle ---------------------------------------------------------------------------------
+async def test_a_team_battle_played_to_a_winner_in_three_browsers(
+    server: str, pages: Pages, clock: FakeClock, db_kind: str
+) -> None:
+    shots = Shots(screenshots_folder(db_kind), "tb")
+    d = await pages.open(DESKTOP)
+    game = await create_game(d, server, shots, "team_battle", "赤壁之战", dice="high")
+    invite_a = await add_player(d, "曹操", "A")
+    invite_b = await add_player(d, "周瑜", "B")
+    await shots(d, "director-setup")
+    await d.click("form[action$='/start'] button")
+    await expect(d.locator("#status")).to_contain_text("部署阶段")
+
+    a = await pages.open(PHONE)  # one player on a phone, by keyboard where it matters
+    b = await pages.open(DESKTOP)
+    await join(a, server, invite_a, shots)
+    await join(b, server, invite_b)
+    assert "/join/" not in a.url and "/join/" not in b.url
+
+    await give_order(
+        a, "deploy", fill={f"troops.{i}": str(n) for i, n in enumerate([26, 1, 1, 1, 1])}
+    )
+    await shots(a, "play-deployed-phone")
+    assert await fits_the_screen(a)
+    # B writes the deployment in words (the game's own grammar reads it).
+    text = b.locator("details.text-order")
+    await text.locator("summary").click()
+    await text.locator("textarea[name=text]").fill("部署 6 6 6 6 6")
+    await text.locator("button[type=submit]").click()
+    await expect(b.locator(".alert.ok")).to_be_visible()
+    await expect(b.locator("#orders .order-list")).to_contain_text("6 / 6 / 6 / 6 / 6")
+    # A's deployment is not on B's board, and the spectator sees neither (TB-10).
+    await expect(b.locator("tr.side-A td .troops").first).to_have_text("?")
+    await shots(d, "director-deployment")
+
+    await ready_by_keyboard(a)
+    await b.click("form.ready-form button")
+    # The phase closes at once (both ready) and A's page learns it live, without a reload.
+    await expect(a.locator("#status")).to_contain_text("统御阶段")
+    await expect(a.locator("tr.side-B td .troops").first).to_have_text("6")
+    await shots(a, "play-command-phone")
+    assert await fits_the_screen(a)
+
+    await give_order(a, "counter", select={"slot": "1"})
+    # A pending order can be revised (the same order, another slot).
+    revise = a.locator("#orders details.revise")
+    await revise.locator("summary").click()
+    await revise.locator("select[name=slot]").select_option("2")
+    await revise.locator("button[type=submit]").click()
+    await expect(a.locator("#orders .order-list")).to_contain_text("第2格")
+
+    # The director pauses: the players see it live, and nothing can be ordered meanwhile.
+    await d.reload()
+    await d.click("form[action$='/pause'] button")
+    await expect(a.locator("#status")).to_contain_text("已暂停")
+    await expect(b.locator("#status")).to_contain_text("已暂停")
+    await expect(b.locator("form.ready-form")).to_have_count(0)
+    await expect(b.locator("details.order-form")).to_have_count(0)
+    await shots(b, "play-paused")
+    await d.click("form[action$='/resume'] button")
+    await d.fill("#minutes", "30")
+    await d.click("form[action$='/extend'] button")
+    await expect(d.locator("#audit")).to_contain_text("extend_deadline")
+    await expect(a.locator("#status")).to_contain_text("24:30:00")  # the countdown moved
+    await shots(d, "director-command")
+
+    # Nobody readies: the command phase closes at its deadline, on the app's clock.
+    clock.advance(24 * 3600 + 30 * 60)
+    await expect(b.locator("#status")).to_contain_text("战斗阶段")
+    await expect(a.locator("#status")).to_contain_text("战斗阶段")
+
+    # B's hidden Hold (TB-43): on B's board as its own mark, nowhere in A's page.
+    await give_order(b, "hold", select={"slot": "1"})
+    hold_id = (await order_ids(b))[0]
+    await expect(b.locator("tr.side-B.own td").first.locator(".mark-own")).to_have_count(1)
+    await shots(b, "play-battle-hidden-order")
+    await a.reload()
+    assert hold_id not in await a.content()
+    await expect(a.locator("tr.side-B .mark")).to_have_count(0)
+
+    # The odds preview, from what A knows.
+    await a.click("#odds .odds-button")
+    await expect(a.locator("#odds .odds-out")).to_contain_text("%")
+    await shots(a, "play-odds-phone")
+    assert await fits_the_screen(a)
+    assert hold_id not in await a.content()
+
+    await d.reload()
+    await expect(d.locator("#all-orders")).to_contain_text("死守")  # the director sees it
+    await shots(d, "director-battle")
+
+    await b.click("form.ready-form button")
+    await ready_by_keyboard(a)
+    # Resolution (dice "high"): A's four single units are annihilated and B wins (TB-60).
+    for page in (a, b, d):
+        await expect(page.locator("#status .winner")).to_contain_text("乙方")
+    await shots(a, "play-finished-phone")
+    await shots(b, "play-finished")
+    await shots(d, "director-finished")
+
+    spectator = await pages.open(DESKTOP)
+    await spectator.goto(f"{server}/g/{game}")
+    await expect(spectator.locator("#status .winner")).to_contain_text("乙方")
+    await spectator.click("#seed a.button")
+    await expect(spectator.locator("#seed .alert.ok")).to_be_visible()
+    await shots(spectator, "spectator-verified")
+    english = await pages.open(DESKTOP, locale="en-US")
+    await english.goto(f"{server}/g/{game}")
+    await expect(english.locator("#status .winner")).to_contain_text("Winner: Side B")
+    await shots(english, "spectator-english")
+    await english.goto(f"{server}/join/no-such-invite-0000000000")
+    await expect(english.locator(".alert.error")).to_contain_text("invalid")
+    await shots(english, "invite-invalid")
+    assert pages.errors == []
+
+
+async def test_the_other_sides_hidden_order_never_reaches_a_players_page(
+    server: str, pages: Pages, db_kind: str
+) -> None:
+    shots = Shots(screenshots_folder(db_kind), "hidden")
+    d = await pages.open(DESKTOP)
+    await create_game(
+        d, server, Shots(screenshots_folder(db_kind), "hidden-setup"), "team_battle", "暗战"
+    )
+    invite_a, invite_b = await add_player(d, "甲一", "A"), await add_player(d, "乙一", "B")
+    await d.click("form[action$='/start'] button")
+    a, b = await pages.open(PHONE), await pages.open(DESKTOP)
+    await join(a, server, invite_a)
+    await join(b, server, invite_b)
+    await give_order(a, "deploy", fill={f"troops.{i}": "6" for i in range(5)})
+    await give_order(
+        b, "deploy", fill={f"troops.{i}": str(n) for i, n in enumerate([2, 2, 2, 2, 22])}
+    )
+    await a.click("form.ready-form button")
+    await b.click("form.ready-form button")
+    await expect(a.locator("#status")).to_contain_text("统御阶段")
+    # Hidden command orders of B (TB-32, TB-33) while A watches live.
+    await give_order(b, "counter", select={"slot": "5"})
+    secret_ids = await order_ids(b)
+    # A acts too, so A's page is fresh and its stream has run past B's orders.
+    await give_order(a, "scout", select={"slot": "1"})
+    await expect(a.locator("#feed")).to_contain_text("侦察")
+    html = await a.content()
+    for secret in secret_ids:
+        assert secret not in html
+    await expect(a.locator("tr.side-B .mark")).to_have_count(0)
+    await expect(a.locator("#feed")).not_to_contain_text("反击")
+    await shots(a, "player-a-page")
+    await shots(b, "player-b-page")
+    assert pages.errors == []
+
+
+# --- the island ----------------------------------------------------------------------------------
+def island_scenario(folder: Path) -> Path:
+    """The example island, quiet (no encounters, no beast attacks), three players who
+    start side by side."""
+    settings = example_settings()
+    settings.update(quiet_overrides())
+    settings["start_positions"] = {"1": [2, 2], "2": [3, 2], "3": [4, 4]}
+    path = folder / "quiet-island.yaml"
+    path.write_text(
+        yaml.safe_dump({"title": "静岛", "settings": settings}, allow_unicode=True),
+        encoding="utf-8",
+    )
+    return path
+
+
+async def test_an_island_day_with_a_hidden_move_and_an_assassination(
+    server: str, pages: Pages, clock: FakeClock, db_kind: str, tmp_path: Path
+) -> None:
+    shots = Shots(screenshots_folder(db_kind), "island")
+    clock.set(local(1, 19))
+    d = await pages.open(DESKTOP)
+    await d.goto(f"{server}/director/new?ruleset=island")
+    await d.set_input_files("#scenario", str(island_scenario(tmp_path)))
+    await d.fill("#title", "另一面·静岛")
+    await shots(d, "director-new-island")
+    await d.click("form.settings-form button.primary")
+    await expect(d.locator("#director-token")).to_have_text(re.compile(r"^fpd_"))
+    await d.click("a.button.primary")
+    game = d.url.rsplit("/", 1)[-1]
+    invites = {name: await add_player(d, name) for name in ("阿甲", "阿乙", "阿丙")}
+    await d.click("form[action$='/start'] button")
+    await expect(d.locator("#status")).to_contain_text("第 1 天")
+    await shots(d, "director-day1")
+
+    p1, p2, p3 = await pages.open(PHONE), await pages.open(DESKTOP), await pages.open(DESKTOP)
+    await join(p1, server, invites["阿甲"])
+    await join(p2, server, invites["阿乙"])
+    await join(p3, server, invites["阿丙"])
+    await shots(p1, "play-start-phone")
+    assert await fits_the_screen(p1)
+
+    # 阿甲 moves right, hidden (IS-10), into 阿乙's cell.
+    await give_order(p1, "move", select={"direction": "right"}, check=("hidden",))
+    await expect(p1.locator("#stats")).to_contain_text("(3,2)")
+    await shots(p1, "play-moved-phone")
+    await p2.reload()
+    await expect(p2.locator("td.here")).to_contain_text("阿甲")  # seen there afterwards
+    await expect(p2.locator("#feed li.ev-moved")).to_have_count(0)  # but never announced
+    await p3.reload()
+    await expect(p3.locator("#feed li.ev-moved")).to_have_count(0)
+
+    # The director makes 阿甲 strong enough that the assassination is certain (IS-61).
+    await d.reload()
+    tool = d.locator("details.tool", has=d.locator("input[value=adjust_power]"))
+    await tool.locator("summary").click()
+    await tool.locator("select[name=player]").select_option(label="阿甲")
+    await tool.locator("input[name=delta]").fill("2")
+    await tool.locator("button[type=submit]").click()
+    await expect(d.locator(".alert.ok")).to_be_visible()
+
+    await give_order(p1, "assassinate", select={"target": await invites_player(p1, "阿乙")})
+    (kill_id,) = await order_ids(p1)  # the assassination stands until 24:00
+    await shots(p1, "play-assassination-phone")
+    await p2.reload()
+    html = await p2.content()
+    assert kill_id not in html
+    await expect(p2.locator("#feed li.ev-order_posted")).to_have_count(0)
+
+    await d.reload()
+    await expect(d.locator("#players")).to_contain_text("暗杀")
+    await shots(d, "director-before-midnight")
+
+    # 24:00 (IS-40): the deadline runs on the app's clock.
+    clock.set(local(1, 24))
+    await expect(p2.locator("#stats")).to_contain_text("已死亡")
+    await expect(p1.locator("#feed li.ev-night_report")).to_have_count(1)
+    await expect(p1.locator("#feed li.ev-night_report")).to_contain_text("成功")
+    await shots(p1, "play-night-report-phone")
+    await shots(p2, "play-dead")
+    spectator = await pages.open(DESKTOP)
+    await spectator.goto(f"{server}/g/{game}")
+    await expect(spectator.locator("#feed li.ev-day_report").first).to_contain_text("阿乙")
+    await expect(spectator.locator("#people .chip.dead")).to_contain_text("阿乙")
+    await shots(spectator, "spectator-day2")
+    await shots(d, "director-day2")
+    assert pages.errors == []
+
+
+async def invites_player(page: Any, name: str) -> str:
+    """The value (player id) of ``name`` in the assassination form's target choice."""
+    option = page.locator(
+        "details.order-form[data-type=assassinate] select[name=target] option", has_text=name
+    )
+    return str(await option.get_attribute("value"))
