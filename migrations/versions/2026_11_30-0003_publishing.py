@@ -1,7 +1,7 @@
 """publishing: settings, channels, posts, deliveries; players.forum_name
 
 Revision ID: 0003
-Revises: 0001
+Revises: 0004
 Create Date: 2026-11-30 12:44:29.461298
 
 """
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0003"
-down_revision: str | None = "0001"
+down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
