@@ -78,6 +78,24 @@ def apply_step(
         return ruleset.apply(state, step, step_rng(seed, step.id), now)
     except RuleViolation as violation:
         raise AppError.from_violation(violation) from None
+    except OverflowError as error:
+        # A stored duration too large for a date (say 1e12 s): the step cannot schedule
+        # its next deadline. Nothing was written; say so instead of failing the request.
+        raise timing_broken(error) from error
+
+
+TIMING_BROKEN = "timing_broken"
+
+
+def timing_broken(error: Exception) -> AppError:
+    """The game's timing cannot be computed (its settings put a deadline past any date)."""
+    return AppError(
+        409,
+        TIMING_BROKEN,
+        f"本局的时间设置无法计算（截止时间超出可表示的日期范围：{error}），导演需检查本局设置。",
+        f"This game's timing is broken: a deadline falls outside any representable date "
+        f"({error}); the director must check the game's settings.",
+    )
 
 
 def event_record(event: Event) -> dict[str, Any]:
