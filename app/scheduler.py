@@ -281,7 +281,10 @@ async def _failed(
 ) -> None:
     """Count a run that raised: try again later, or park the timer and pause its game."""
     game = await _reload(session, timer)
-    text = f"{type(error).__name__}: {error}"[:ERROR_TEXT_LIMIT]
+    text = f"{type(error).__name__}: {error}"
+    if error.__cause__ is not None:
+        text += f" (from {type(error.__cause__).__name__}: {error.__cause__})"
+    text = text[:ERROR_TEXT_LIMIT]
     timer.attempts = (timer.attempts or 0) + 1
     timer.last_error = text
     if timer.attempts < retry.max_attempts:
