@@ -319,9 +319,8 @@ async def _failed(
         "attempts": timer.attempts,
         "paused": game.status == "running",
     }
-    if game.status == "running":
+    if game.status == "running":  # paused as a missed deadline pauses it: the director says
         pause_clocks(game, await pending_timers(session, game), now)
-        append_event(session, game, "paused", {"reason": "timer_failed"}, ["public"], now)
     append_event(session, game, "timer_failed", data, ["director"], now)
     session.add(
         AuditRow(game_id=game.id, actor="system", action="timer_failed", payload=data, at=now)
