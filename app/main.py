@@ -16,7 +16,7 @@ from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 
-from app.api import access, director, games, openapi, orders, publishing, stream
+from app.api import access, archive, director, games, openapi, orders, publishing, stream
 from app.clock import Clock, SystemClock
 from app.db import make_engine, make_sessionmaker
 from app.errors import AppError, prefers_english, problem
@@ -148,6 +148,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(publishing.router)
     app.include_router(access.router)
     app.include_router(stream.router)
+    app.include_router(archive.router)
     app.include_router(web_routes.router)
     app.mount("/static", StaticFiles(directory=web_routes.STATIC), name="static")
     openapi.install(app)
