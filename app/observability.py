@@ -1,0 +1,238 @@
+"""Metrics (Prometheus, GET /metrics) and structured logs (one JSON line per event).
+
+Every metric object lives here; the code being measured calls one helper on one line
+(``timer_ran``, ``delivery_recorded``, ``SCHEDULER_PASS.time()``), so the calls are easy
+to keep when that code changes. Requests are measured by ``RequestMiddleware``, a plain
+ASGI middleware: a few counters and one log line per request, nothing that reads or
+buffers a body.
+
+Logs: the ``forumplay`` loggers write JSON lines to stderr (``configure_logging``), at the
+level named by the ``LOG_LEVEL`` environment variable (default INFO; WARNING silences the
+per-request and per-timer lines).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import sys
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+# The service's own registry: every app in a process (tests make many) shares these.
+REGISTRY = CollectorRegistry(auto_describe=True)
+
+_LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+_LATENESS_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0, 3600.0)
+
+REQUESTS = Counter(
+    "forumplay_http_requests",
+    "HTTP requests answered, by method, route template and status.",
+    ("method", "route", "status"),
+    registry=REGISTRY,
+)
+REQUEST_SECONDS = Histogram(
+    "forumplay_http_request_duration_seconds",
+    "Time to answer an HTTP request (to the end of its body), by method and route template.",
+    ("method", "route"),
+    buckets=_LATENCY_BUCKETS,
+    registry=REGISTRY,
+)
+ORDERS = Counter(
+    "forumplay_orders",
+    "Order submissions (POST …/orders): accepted, or refused with the problem's code.",
+    ("result", "code"),
+    registry=REGISTRY,
+)
+TIMER_LATENESS = Histogram(
+    "forumplay_timer_lateness_seconds",
+    "How long after its due time a timer ran, by timer kind.",
+    ("kind",),
+    buckets=_LATENESS_BUCKETS,
+    registry=REGISTRY,
+)
+SCHEDULER_PASS = Histogram(
+    "forumplay_scheduler_pass_seconds",
+    "Time one pass of the deadline loop took (claiming and running what was due).",
+    buckets=_LATENCY_BUCKETS,
+    registry=REGISTRY,
+)
+OUTBOX_DEPTH = Gauge(
+    "forumplay_outbox_depth",
+    "Post deliveries not yet done, by status (read from the database at each scrape).",
+    ("status",),
+    registry=REGISTRY,
+)
+DELIVERIES = Counter(
+    "forumplay_deliveries",
+    "Delivery attempts recorded by this process: sent, retry (will be tried again), failed.",
+    ("result",),
+    registry=REGISTRY,
+)
+DELIVERY_SECONDS = Histogram(
+    "forumplay_delivery_latency_seconds",
+    "From a delivery's creation to its post being sent to the channel.",
+    buckets=_LATENESS_BUCKETS,
+    registry=REGISTRY,
+)
+STREAM_SUBSCRIBERS = Gauge(
+    "forumplay_stream_subscribers",
+    "Open event streams (GET …/stream) in this process.",
+    registry=REGISTRY,
+)
+
+ORDER_ROUTE = "/api/v1/games/{game_id}/orders"
+PROBLEM_CODE = "forumplay.problem_code"  # the scope key an error handler leaves its code in
+UNMATCHED = "(unmatched)"  # a path no route matched: one label, not one per path
+
+access_log = logging.getLogger("forumplay.access")
+timer_log = logging.getLogger("forumplay.timers")
+
+
+# --- logs ---------------------------------------------------------------------------
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, and the record's
+    ``fields`` (``log.info("request", extra={"fields": {...}})``)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            line.update(fields)
+        if record.exc_info:
+            line["exc"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+def configure_logging(level: str | None = None) -> None:
+    """JSON lines on stderr for every ``forumplay`` logger, at ``LOG_LEVEL``. Idempotent."""
+    root = logging.getLogger("forumplay")
+    name = (level or os.environ.get("LOG_LEVEL") or "INFO").upper()
+    root.setLevel(logging.getLevelName(name) if name in logging.getLevelNamesMapping() else "INFO")
+    if not any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter())
+        root.addHandler(handler)
+    root.propagate = False
+
+
+# --- instrumentation points ---------------------------------------------------------
+
+
+def timer_ran(kind: str, game_id: str, lateness: timedelta) -> None:
+    """The deadline loop ran a timer (``lateness``: how long after its due time)."""
+    late = lateness.total_seconds()
+    TIMER_LATENESS.labels(kind).observe(max(0.0, late))
+    if timer_log.isEnabledFor(logging.INFO):
+        fields = {"game_id": game_id, "kind": kind, "lateness_s": round(late, 3)}
+        timer_log.info("timer", extra={"fields": fields})
+
+
+def delivery_recorded(status: str, created_at: datetime, now: datetime) -> None:
+    """The delivery worker recorded an attempt: ``sent``, ``pending`` (a retry) or ``failed``."""
+    result = "retry" if status == "pending" else status
+    DELIVERIES.labels(result).inc()
+    if status == "sent":
+        DELIVERY_SECONDS.observe(max(0.0, (now - created_at) / timedelta(seconds=1)))
+
+
+# --- requests -----------------------------------------------------------------------
+
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def _request_id(scope: Scope) -> str:
+    for name, value in scope["headers"]:
+        if name == b"x-request-id":
+            text = value.decode("latin-1")
+            if _REQUEST_ID.match(text):
+                return text
+            break
+    return os.urandom(8).hex()
+
+
+class RequestMiddleware:
+    """Per HTTP request: count it by route template and status, time it, count order
+    submissions by outcome, echo (or make) ``X-Request-ID`` and log one JSON line."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        request_id = _request_id(scope)
+        header = (b"x-request-id", request_id.encode("latin-1"))
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", ()), header]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            self._done(scope, status, time.perf_counter() - started, request_id)
+
+    @staticmethod
+    def _done(scope: Scope, status: int, seconds: float, request_id: str) -> None:
+        route = scope.get("route")
+        template = getattr(route, "path", None) or UNMATCHED
+        method = scope["method"]
+        REQUESTS.labels(method, template, str(status)).inc()
+        REQUEST_SECONDS.labels(method, template).observe(seconds)
+        if template == ORDER_ROUTE and method == "POST":
+            if status < 400:
+                ORDERS.labels("accepted", "").inc()
+            else:
+                ORDERS.labels("refused", scope.get(PROBLEM_CODE) or str(status)).inc()
+        if access_log.isEnabledFor(logging.INFO):
+            fields = {
+                "request_id": request_id,
+                "method": method,
+                "route": template,
+                "path": scope["path"],
+                "game_id": scope.get("path_params", {}).get("game_id"),
+                "status": status,
+                "duration_ms": round(seconds * 1000, 3),
+            }
+            access_log.info("request", extra={"fields": fields})
+
+
+def metrics_text(subscribers: int, outbox: dict[str, int]) -> tuple[bytes, str]:
+    """The Prometheus exposition, with the gauges read at scrape time set first."""
+    STREAM_SUBSCRIBERS.set(subscribers)
+    for status in ("pending", "sending", "failed"):
+        OUTBOX_DEPTH.labels(status).set(outbox.get(status, 0))
+    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
