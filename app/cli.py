@@ -261,8 +261,13 @@ def admin_token_rotate(
     lines = env_file.read_text(encoding="utf-8").splitlines() if env_file.exists() else []
     kept = [line for line in lines if not line.strip().startswith("ADMIN_TOKEN=")]
     kept.append(f"ADMIN_TOKEN={token}")
-    env_file.touch(mode=0o600, exist_ok=True)
-    env_file.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    # Written whole beside the old file, readable by its owner only, then swapped in: a
+    # reader never sees half a file, and the token is never world-readable.
+    fresh = env_file.with_name(f".{env_file.name}.{secrets.token_hex(4)}")
+    descriptor = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+        out.write("\n".join(kept) + "\n")
+    os.replace(fresh, env_file)
     if os.environ.get("ADMIN_TOKEN"):
         typer.echo(
             "注意 / note: ADMIN_TOKEN is set in this environment and overrides the file: "
