@@ -221,8 +221,7 @@ class RequestMiddleware:
             fields = {
                 "request_id": request_id,
                 "method": method,
-                "route": template,
-                "path": scope["path"],
+                "route": template,  # never the path: it may hold an invite code
                 "game_id": scope.get("path_params", {}).get("game_id"),
                 "status": status,
                 "duration_ms": round(seconds * 1000, 3),
