@@ -145,7 +145,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await conn.execute(text("SELECT 1"))
         return {"ok": True}
 
-    @app.get("/metrics", tags=["ops"], response_class=Response)
+    @app.get("/metrics", response_class=Response, include_in_schema=False)  # not JSON
     async def metrics(request: Request) -> Response:
         """Prometheus metrics: requests, orders, timers, the outbox, streams."""
         async with request.app.state.sessionmaker() as session:
