@@ -97,6 +97,7 @@ STREAM_SUBSCRIBERS = Gauge(
 ORDER_ROUTE = "/api/v1/games/{game_id}/orders"
 PROBLEM_CODE = "forumplay.problem_code"  # the scope key an error handler leaves its code in
 UNMATCHED = "(unmatched)"  # a path no route matched: one label, not one per path
+_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 
 access_log = logging.getLogger("forumplay.access")
 timer_log = logging.getLogger("forumplay.timers")
@@ -223,6 +224,8 @@ class RequestMiddleware:
         route = scope.get("route")
         template = getattr(route, "path", None) or UNMATCHED
         method = scope["method"]
+        if method not in _METHODS:
+            method = "OTHER"  # any token is a method to HTTP: keep the series bounded
         counted, timed, order = _series(method, template, status, scope.get(PROBLEM_CODE))
         counted.inc()
         timed.observe(seconds)

@@ -45,6 +45,8 @@ async def test_requests_and_orders_show_in_metrics(client: AsyncClient, clock: F
     problem(await game.post("/orders", "a1", {"type": "spy"}), 409, "wrong_phase")
     problem(await game.post("/orders", "a1", {"type": "nonsense"}), 422, "invalid_order")
     await tick(client, clock, 3600)  # the deployment deadline runs
+    await client.request("BREW", "/coffee")  # any method, any path: still one series
+    await client.request("BREW", "/tea")
     after = await scrape(client)
 
     def grew(name: str, **labels: str) -> float:
@@ -54,6 +56,13 @@ async def test_requests_and_orders_show_in_metrics(client: AsyncClient, clock: F
     assert grew("forumplay_http_requests_total", method="GET", route=view, status="200") == 2
     assert grew("forumplay_http_requests_total", method="GET", route=view, status="404") == 1
     assert not any("no-such-game" in str(labels) for _, labels in after)
+    assert not any("BREW" in str(labels) or "/tea" in str(labels) for _, labels in after)
+    unmatched = {"method": "OTHER", "route": "(unmatched)"}
+    assert (
+        grew("forumplay_http_requests_total", **unmatched, status="405")
+        + grew("forumplay_http_requests_total", **unmatched, status="404")
+        == 2
+    )
     assert grew("forumplay_http_request_duration_seconds_count", method="GET", route=view) == 3
     assert grew("forumplay_orders_total", result="accepted", code="") == 1
     assert grew("forumplay_orders_total", result="refused", code="wrong_phase") == 1
