@@ -190,30 +190,37 @@ def game_list(database_url: DatabaseOption = None) -> None:
     _print_json(_in_transaction(database_url, action))
 
 
-@game_app.command("show")
-def game_show(
-    game_id: Annotated[str, typer.Argument(metavar="ID")], database_url: DatabaseOption = None
+GameId = Annotated[str, typer.Argument(metavar="ID")]
+
+
+def _print_for_game(
+    database_url: str | None,
+    game_id: str,
+    read: Callable[[AsyncSession, Any], Awaitable[dict[str, Any]]],
 ) -> None:
-    """A game's public summary (as GET /api/v1/games/ID)."""
-    from app.services import games
+    """Load game ``game_id`` (unknown: exit 1), print what ``read`` makes of it."""
+    from app.services.games import load_game
 
     async def action(session: AsyncSession) -> dict[str, Any]:
-        return await games.summary(session, await games.load_game(session, game_id))
+        return await read(session, await load_game(session, game_id))
 
     _print_json(_in_transaction(database_url, action))
+
+
+@game_app.command("show")
+def game_show(game_id: GameId, database_url: DatabaseOption = None) -> None:
+    """A game's public summary (as GET /api/v1/games/ID)."""
+    from app.services.games import summary
+
+    _print_for_game(database_url, game_id, summary)
 
 
 @game_app.command("export")
-def game_export(
-    game_id: Annotated[str, typer.Argument(metavar="ID")], database_url: DatabaseOption = None
-) -> None:
+def game_export(game_id: GameId, database_url: DatabaseOption = None) -> None:
     """A finished game's archive (as GET /api/v1/games/ID/archive), to stdout."""
-    from app.services import archive, games
+    from app.services.archive import build_archive
 
-    async def action(session: AsyncSession) -> dict[str, Any]:
-        return await archive.build_archive(session, await games.load_game(session, game_id))
-
-    _print_json(_in_transaction(database_url, action))
+    _print_for_game(database_url, game_id, build_archive)
 
 
 @app.command("verify")
