@@ -122,8 +122,10 @@ def migrate(database_url: DatabaseOption = None) -> None:
 def publish_worker() -> None:
     """Apply migrations, then only deliver posts (a process of its own)."""
     from app.__main__ import migrate as run_migrations
+    from app.observability import configure_logging
     from app.publish.worker import run_standalone
 
+    configure_logging()
     run_migrations()
     asyncio.run(run_standalone())
 
