@@ -11,6 +11,7 @@ from httpx import AsyncClient
 from app.clock import FakeClock
 from app.services.archive import verify_archive
 from tests.service.helpers import Game, ok, problem, team_battle, tick
+from tests.service.island_helpers import director, island_game, local, run_at
 
 
 async def finished_team_battle(http: AsyncClient, clock: FakeClock) -> Game:
@@ -102,3 +103,28 @@ async def test_tampering_with_one_step_is_named_by_its_number(
         result = verify_archive(_tampered(archive, change))
         assert result["ok"] is False, change.__name__
         assert result["first_bad_step"] == seq, (change.__name__, result["mismatches"])
+
+
+async def test_an_island_game_with_private_results_verifies_from_its_archive(
+    client: AsyncClient, clock: FakeClock
+) -> None:
+    """The island's real-time orders answer with private results (hidden from the public
+    and not in the archive), a 24:00 passes, then the director ends the game."""
+    game = await island_game(client, clock, ["ann", "bob", "cat", "dan", "eve", "fay"])
+    await game.order("ann", {"type": "move", "direction": "right"})
+    await game.order("bob", {"type": "explore"})
+    await run_at(client, clock, local(2, 0, 1))
+    await director(game, "end_game")
+    archive = ok(await game.get("/archive"))
+    everything = await game.events("director")
+    assert any("public" not in e["audience"] for e in everything)
+    assert len(archive["events"]) < len(everything)
+    result = verify_archive(archive)
+    assert result["ok"] is True, result["mismatches"]
+    assert result["steps"] == len(archive["steps"]) >= 5
+
+    step = next(s for s in archive["steps"] if s["kind"] == "timer")
+    result = verify_archive(
+        _tampered(archive, lambda a: a["steps"][step["seq"] - 1].update(state_hash="0" * 64))
+    )
+    assert result["first_bad_step"] == step["seq"]
