@@ -181,19 +181,20 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def _request_id(scope: Scope) -> str:
+def _given_request_id(scope: Scope) -> str | None:
+    """The caller's ``X-Request-ID``, when it is one we may log and echo as it is."""
     for name, value in scope["headers"]:
         if name == b"x-request-id":
             text = value.decode("latin-1")
-            if _REQUEST_ID.match(text):
-                return text
-            break
-    return os.urandom(8).hex()
+            return text if _REQUEST_ID.match(text) else None
+    return None
 
 
 class RequestMiddleware:
     """Per HTTP request: count it by route template and status, time it, count order
-    submissions by outcome, echo (or make) ``X-Request-ID`` and log one JSON line."""
+    submissions by outcome, and log one JSON line. A caller's ``X-Request-ID`` is echoed
+    and logged; without one (or with one unfit to log) the line gets an id of its own and
+    the response is left as it was: two answers that must look alike still do."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -203,20 +204,22 @@ class RequestMiddleware:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        request_id = _request_id(scope)
-        header = (b"x-request-id", request_id.encode("latin-1"))
+        given = _given_request_id(scope)
         status = 500
 
-        async def send_with_id(message: Message) -> None:
+        async def send_and_see(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message["headers"] = [*message.get("headers", ()), header]
+                if given is not None:
+                    header = (b"x-request-id", given.encode("latin-1"))
+                    message["headers"] = [*message.get("headers", ()), header]
             await send(message)
 
         try:
-            await self.app(scope, receive, send_with_id)
+            await self.app(scope, receive, send_and_see)
         finally:
+            request_id = given or os.urandom(8).hex()
             self._done(scope, status, time.perf_counter() - started, request_id)
 
     @staticmethod
