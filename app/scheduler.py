@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -39,6 +38,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app import observability
 from app.clock import Clock
 from app.errors import AppError
 from app.models import AuditRow, Game, Timer
@@ -185,7 +185,7 @@ async def _run_timer(
     assert timer.due_at is not None
     lateness = (now - timer.due_at).total_seconds()
     if timer.kind in outbox.SERVICE_TIMER_KINDS:  # publishing: no ruleset
-        _observe(timer.kind, lateness)
+        _observe(timer.kind, game.id, lateness)
         try:
             async with _savepoint(session):
                 await publishing.run_service_timer(session, game, timer, now)
@@ -194,7 +194,7 @@ async def _run_timer(
         return "ran"
     if game.status != "running":
         return "left"  # a paused game's timer that kept its due time by mistake: for resume
-    _observe(timer.kind, lateness)
+    _observe(timer.kind, game.id, lateness)
     try:
         options = GameOptions.model_validate(game.options)
         if options.missed_deadline == "pause" and lateness > options.missed_deadline_grace_seconds:
@@ -327,9 +327,9 @@ async def _failed(
     )
 
 
-def _observe(kind: str, lateness: float) -> None:
-    """A timer runs, ``lateness`` seconds after its deadline (metrics: timer lateness)."""
-    log.debug("timer %s runs %.3f s late", kind, lateness)
+def _observe(kind: str, game_id: str, lateness: float) -> None:
+    """A timer runs, ``lateness`` seconds after its deadline."""
+    observability.timer_ran(kind, game_id, timedelta(seconds=lateness))
 
 
 async def scheduler_loop(
@@ -343,14 +343,12 @@ async def scheduler_loop(
     filled its batch goes straight on: a burst of deadlines must not wait out the interval."""
     while True:
         ran = 0
-        started = time.perf_counter()
         try:
-            ran = await run_due_timers(sessionmaker, clock, batch, retry, batch)
+            with observability.SCHEDULER_PASS.time():
+                ran = await run_due_timers(sessionmaker, clock, batch, retry, batch)
         except asyncio.CancelledError:
             raise
         except Exception:  # keep the loop alive (the database may be away): try again
             log.exception("scheduler pass failed")
-        # metrics: the pass duration goes here
-        log.debug("scheduler pass: %d timers in %.3f s", ran, time.perf_counter() - started)
         if ran < batch:
             await asyncio.sleep(interval)
