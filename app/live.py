@@ -51,11 +51,11 @@ def _notify_inside_transaction(session: Session) -> None:
     pending: dict[str, int] | None = session.info.get(_PENDING)
     if not pending or session.get_bind().dialect.name != "postgresql":
         return
-    for game_id, seq in sorted(pending.items()):
-        session.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": f"{game_id} {seq}"},
-        )
+    # One statement for all the games (a batch of phase closes changes many at once).
+    session.execute(
+        text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
+        {"channel": CHANNEL, "payloads": [f"{g} {seq}" for g, seq in sorted(pending.items())]},
+    )
 
 
 @event.listens_for(Session, "after_commit")

@@ -25,7 +25,7 @@ from app.live import Hub
 from app.publish.models import DeliveryRow
 from app.publish.worker import DeliveryWorker
 from app.rules.base import RuleViolation
-from app.scheduler import scheduler_loop
+from app.scheduler import RetryPolicy, scheduler_loop
 from app.services.batcher import OrderBatcher
 from app.settings import Settings, get_settings
 from app.web import routes as web_routes
@@ -62,6 +62,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     clock,
                     settings.scheduler_interval_seconds,
                     settings.scheduler_batch,
+                    RetryPolicy.from_settings(settings),
                 )
             )
         tasks = [task] if task is not None else []

@@ -192,7 +192,8 @@ class OrderRevision(Base):
 
 
 class Timer(Base):
-    """A durable deadline. Paused timers keep ``remaining_seconds`` and have no ``due_at``."""
+    """A durable deadline. Paused timers keep ``remaining_seconds`` and have no ``due_at``;
+    a parked timer (``failed_at``) waits for the director's resume (app/scheduler.py)."""
 
     __tablename__ = "timers"
     __table_args__ = (
@@ -215,6 +216,12 @@ class Timer(Base):
     extensions: Mapped[int] = mapped_column(Integer, default=0)
     done_at: Mapped[datetime | None]
     created_at: Mapped[datetime]
+    # A run that raised: how many times in a row, when to try again (the deadline itself,
+    # ``due_at``, stays passed), and once retries are used up, when it was parked and why.
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    next_try_at: Mapped[datetime | None]
+    failed_at: Mapped[datetime | None]
+    last_error: Mapped[str | None] = mapped_column(Text)
 
 
 class AuditRow(Base):

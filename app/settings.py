@@ -23,6 +23,15 @@ class Settings(BaseSettings):
         1.0, description="How often the loop looks for due timers."
     )
     scheduler_batch: int = Field(100, description="Most timers one pass of the loop runs.")
+    scheduler_max_attempts: int = Field(
+        5,
+        description="Runs of a timer that raised before it is parked as failed (its game "
+        "is paused and the director told).",
+    )
+    scheduler_retry_base_seconds: float = Field(
+        2.0, description="First retry delay of a timer that raised; it doubles per attempt."
+    )
+    scheduler_retry_max_seconds: float = Field(300.0, description="Longest retry delay.")
     order_batching: bool = Field(
         True,
         description="Write order submissions that arrive together in one transaction "

@@ -1,13 +1,15 @@
-"""1,000 Team Battle games whose deployment deadlines fall at the same instant.
+"""10,000 Team Battle games whose deployment deadlines fall at the same instant.
 
-Run: ``.venv/bin/python bench/deadlines.py`` (PostgreSQL 15 on 127.0.0.1:5432, trust auth).
-About 1–2 minutes.
+Run: ``.venv/bin/python bench/deadlines.py`` (PostgreSQL 15 on 127.0.0.1:5432, trust auth);
+``--games N`` for another size. A few minutes.
 
 It creates a fresh database ``forumplay_bench_<random>``, migrates it (``python -m app migrate``)
-and, through the service functions with an injected ``FakeClock``, two cohorts of started games
-(two players each, both sides deployed, so closing the phase reveals and resolves real work):
+and makes two cohorts of started games (two players each, both sides deployed, so closing the
+phase reveals and resolves real work). Each cohort is one game made through the service
+functions, copied in bulk (one ``INSERT … SELECT`` per table, every id suffixed, also inside
+the JSON documents): seconds instead of 20,000 API calls.
 
-* cohort 1 (measured): ``--games`` games (1,000), deployment deadline D1;
+* cohort 1 (measured): ``--games`` games, deployment deadline D1;
 * cohort 2 (baseline): as many games, deadline D2 = D1 + 30 min (cohort 1's next deadlines are
   an hour after D1, so they never fall due while cohort 2 runs).
 
@@ -18,14 +20,14 @@ offset so that "now" starts just past the shared deadline: ``deadline + monotoni
 
 * measured: two workers (this machine has 2 cores) on cohort 1;
 * baseline A: one worker alone on cohort 2, same loop, same run;
-* baseline B: the bare limit, one asyncpg connection running 1,000 claim-and-mark transactions
-  (``SELECT … FOR UPDATE SKIP LOCKED LIMIT 1``; ``UPDATE … SET done_at``; ``COMMIT``).
+* baseline B: the bare limit, one asyncpg connection running as many claim-and-mark
+  transactions (``SELECT … FOR UPDATE SKIP LOCKED LIMIT 1``; ``UPDATE … SET done_at``;
+  ``COMMIT``).
 
-Figures: time until the last game of the cohort is resolved (committed, seen by polling the
-database every 20 ms), lateness p50/p99/max per game (the ``at`` of the game's ``timer`` step,
-which the scheduler stamps with its clock when it claims the timer, minus the deadline), and the
-ratios. Target: all 1,000 resolved within 10 s of the deadline. The database is dropped at the
-end (``--keep-db`` keeps it).
+Figures: time until the last game of the cohort is resolved, and lateness p50/p99/max per game:
+deadline → the game's resolution seen committed (the parent polls the database every 20 ms).
+Target: all resolved within 3x the bare loop (PASS/FAIL). The database is dropped at the end
+(``--keep-db`` keeps it).
 """
 
 from __future__ import annotations
@@ -47,7 +49,6 @@ import asyncpg  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker  # noqa: E402
 
-from app.clock import FakeClock  # noqa: E402
 from app.db import make_engine, make_sessionmaker  # noqa: E402
 from app.models import PlayerRow  # noqa: E402
 from app.services import orders as orders_service  # noqa: E402
@@ -55,7 +56,7 @@ from app.services.auth import PlayerInfo, Principal  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from bench.pgdb import TB_SETTINGS, driver_url, fresh_database, started_team_battle  # noqa: E402
 
-TARGET_SECONDS = 10.0
+TARGET_RATIO = 3.0  # all resolved within 3x the bare claim-and-mark loop, same run
 DEPLOY_A = {"type": "deploy", "troops": [4, 7, 8, 6, 5]}
 DEPLOY_B = {"type": "deploy", "troops": [6, 6, 7, 5, 6]}
 START_1 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -79,7 +80,7 @@ class Run:
     label: str
     games: int
     seconds: float  # deadline → last game's resolution committed (polled)
-    lateness: list[float]  # per game: timer step time − deadline, seconds
+    lateness: list[float]  # per game: deadline → its resolution seen committed, seconds
 
     def pct(self, q: float) -> float:
         values = sorted(self.lateness)
@@ -91,22 +92,110 @@ class Run:
 # ----- database ---------------------------------------------------------------------------
 
 
+async def create_template(
+    sessionmaker: async_sessionmaker[AsyncSession], prefix: str, start: datetime
+) -> str:
+    """One started team battle, both sides deployed, through the service functions."""
+    async with sessionmaker() as session, session.begin():
+        game, a, b = await started_team_battle(session, f"{prefix} 0", start)
+        for player, body in ((a, DEPLOY_A), (b, DEPLOY_B)):
+            row = await session.get(PlayerRow, player["id"])
+            assert row is not None
+            principal = Principal("player", player=PlayerInfo.of(row))
+            await orders_service.submit_order(session, game, principal, dict(body), start)
+        return game.id
+
+
+# Columns that hold another row's id (or text that contains ids), per table: a clone gets
+# them with the clone's suffix. Columns not named are copied as they are; serial ids are
+# left to their sequences. Unique hashes get the suffix too.
+CLONED: dict[str, dict[str, str]] = {
+    "games": {"id": "id", "title": "title", "director_token_hash": "hash", "state": "text"},
+    "players": {"id": "id", "game_id": "id", "token_hash": "hash"},
+    "orders": {"id": "id", "game_id": "id", "player_id": "id"},
+    "order_revisions": {"order_id": "id", "by_player_id": "id", "body": "text"},
+    "steps": {"game_id": "id", "actor_player_id": "id", "payload": "text"},
+    "events": {"game_id": "id", "data": "text"},
+    "timers": {"game_id": "id", "data": "text"},
+    "audit": {"game_id": "id", "payload": "text"},
+    "posts": {"id": "id", "game_id": "id", "bodies": "text"},
+    "publishing": {"game_id": "id"},
+}
+
+
+async def clone_game(conn: asyncpg.Connection, template: str, prefix: str, count: int) -> None:
+    """``count - 1`` copies of the template game, one INSERT … SELECT per table: every id
+    (game, players, orders) gets the suffix ``_<n>``, also where it appears inside JSON."""
+    ids = [template]
+    ids += [
+        r["id"] for r in await conn.fetch("SELECT id FROM players WHERE game_id = $1", template)
+    ]
+    ids += [r["id"] for r in await conn.fetch("SELECT id FROM orders WHERE game_id = $1", template)]
+
+    def with_suffix(column: str, how: str) -> str:
+        if how == "id":
+            return f"CASE WHEN {column} IS NULL THEN NULL ELSE {column} || '_' || n END"
+        if how == "hash":
+            return f"left({column}, 48) || lpad(n::text, 16, '0')"
+        if how == "title":
+            return f"'{prefix} ' || n"
+        text = f"{column}::text"
+        for old in ids:
+            text = f"replace({text}, '\"{old}\"', '\"{old}_' || n || '\"')"
+        return f"({text})::json"
+
+    owner = {
+        "order_revisions": "order_id IN (SELECT id FROM orders WHERE game_id = $1)",
+        "games": "id = $1",
+    }
+    for table, changed in CLONED.items():
+        columns = [
+            r["column_name"]
+            for r in await conn.fetch(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = $1 "
+                "AND (column_default IS NULL OR column_default NOT LIKE 'nextval%') "
+                "ORDER BY ordinal_position",
+                table,
+            )
+        ]
+        values = [with_suffix(c, changed[c]) if c in changed else c for c in columns]
+        await conn.execute(
+            f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(values)} "
+            f"FROM {table}, generate_series(1, $2) AS n "
+            f"WHERE {owner.get(table, 'game_id = $1')}",
+            template,
+            count - 1,
+        )
+    # Every other table must have nothing of the template's, or the copies would lack it.
+    for table in await conn.fetch(
+        "SELECT table_name FROM information_schema.columns WHERE column_name = 'game_id' "
+        "AND table_schema = 'public'"
+    ):
+        name = table["table_name"]
+        if name not in CLONED:
+            found = await conn.fetchval(f"SELECT count(*) FROM {name} WHERE game_id = $1", template)
+            if found:
+                raise RuntimeError(f"the template game has rows in {name}: clone them too")
+
+
 async def create_cohort(
-    sessionmaker: async_sessionmaker[AsyncSession], prefix: str, count: int, start: datetime
+    sessionmaker: async_sessionmaker[AsyncSession],
+    url: str,
+    prefix: str,
+    count: int,
+    start: datetime,
 ) -> None:
     """``count`` started team battles, both sides deployed, all created at ``start`` (so
-    their deployment deadlines are identical), in transactions of 100 games."""
-    clock = FakeClock(start)
-    for first in range(0, count, 100):
-        async with sessionmaker() as session, session.begin():
-            for i in range(first, min(count, first + 100)):
-                now = clock.now()
-                game, a, b = await started_team_battle(session, f"{prefix} {i}", now)
-                for player, body in ((a, DEPLOY_A), (b, DEPLOY_B)):
-                    row = await session.get(PlayerRow, player["id"])
-                    assert row is not None
-                    principal = Principal("player", player=PlayerInfo.of(row))
-                    await orders_service.submit_order(session, game, principal, dict(body), now)
+    their deployment deadlines are identical): one made through the service functions,
+    the rest copied from it in bulk."""
+    template = await create_template(sessionmaker, prefix, start)
+    conn = await asyncpg.connect(driver_url(url))
+    try:
+        async with conn.transaction():
+            await clone_game(conn, template, prefix, count)
+        await conn.execute("ANALYZE")
+    finally:
+        await conn.close()
 
 
 async def resolved(conn: asyncpg.Connection, prefix: str) -> int:
@@ -116,15 +205,6 @@ async def resolved(conn: asyncpg.Connection, prefix: str) -> int:
         f"{prefix} %",
     )
     return int(count)
-
-
-async def lateness(conn: asyncpg.Connection, prefix: str, deadline: datetime) -> list[float]:
-    rows = await conn.fetch(
-        "SELECT min(s.at) AS at FROM steps s JOIN games g ON g.id = s.game_id "
-        "WHERE s.kind = 'timer' AND g.title LIKE $1 GROUP BY s.game_id",
-        f"{prefix} %",
-    )
-    return [(row["at"] - deadline).total_seconds() for row in rows]
 
 
 async def check_phases(conn: asyncpg.Connection, prefix: str) -> dict[str, int]:
@@ -180,15 +260,16 @@ async def run_workers(
             assert proc.stdin is not None
             proc.stdin.write("go\n")
             proc.stdin.flush()
+        late: list[float] = []  # per game: when its resolution was seen committed
         while True:
             done = await resolved(conn, prefix)
             elapsed = time.monotonic() - t0
+            late += [elapsed] * (done - len(late))
             if done >= count:
                 break
-            if elapsed > 300:
+            if elapsed > 900:
                 raise RuntimeError(f"only {done}/{count} resolved after {elapsed:.0f} s")
             await asyncio.sleep(0.02)
-        late = await lateness(conn, prefix, deadline)
         phases = await check_phases(conn, prefix)
     finally:
         await conn.close()
@@ -238,8 +319,8 @@ async def bare_loop(url: str, count: int) -> Run:
 
 def parse_args() -> argparse.Namespace:
     settings = Settings()
-    parser = argparse.ArgumentParser(description="1,000 deadlines at the same instant")
-    parser.add_argument("--games", type=int, default=1000)
+    parser = argparse.ArgumentParser(description="10,000 deadlines at the same instant")
+    parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument(
         "--interval",
         type=float,
@@ -252,6 +333,9 @@ def parse_args() -> argparse.Namespace:
         default=settings.scheduler_batch,
         help="run_due_timers limit per pass (default: the service setting)",
     )
+    parser.add_argument(
+        "--no-single", action="store_true", help="skip the one-worker baseline (saves time)"
+    )
     parser.add_argument("--keep-db", action="store_true")
     parser.add_argument("--worker", nargs=2, metavar=("URL", "START"), help=argparse.SUPPRESS)
     return parser.parse_args()
@@ -262,8 +346,8 @@ async def setup(url: str, count: int) -> float:
     sessionmaker = make_sessionmaker(engine)
     started = time.perf_counter()
     try:
-        await create_cohort(sessionmaker, "c1", count, START_1)
-        await create_cohort(sessionmaker, "c2", count, START_1 + COHORT_GAP)
+        await create_cohort(sessionmaker, url, "c1", count, START_1)
+        await create_cohort(sessionmaker, url, "c2", count, START_1 + COHORT_GAP)
     finally:
         await engine.dispose()
     return time.perf_counter() - started
@@ -295,10 +379,12 @@ def main() -> None:
             run_workers(url, "c1", args.games, deadline_1, 2, args.interval, args.batch)
         )
         print(f"  {measured.label}: all resolved in {measured.seconds:.2f} s", flush=True)
-        single = asyncio.run(
-            run_workers(url, "c2", args.games, deadline_2, 1, args.interval, args.batch)
-        )
-        print(f"  {single.label}: all resolved in {single.seconds:.2f} s", flush=True)
+        single = None
+        if not args.no_single:
+            single = asyncio.run(
+                run_workers(url, "c2", args.games, deadline_2, 1, args.interval, args.batch)
+            )
+            print(f"  {single.label}: all resolved in {single.seconds:.2f} s", flush=True)
         bare = asyncio.run(bare_loop(url, args.games))
         print(f"  {bare.label}: {bare.seconds:.2f} s", flush=True)
 
@@ -310,13 +396,15 @@ def main() -> None:
     print("| run | games | all resolved (s) | games/s | lateness p50 (s) | p99 (s) | max (s) |")
     print("|---|---|---|---|---|---|---|")
     for run in (measured, single, bare):
-        print(line(run))
-    print(f"two workers vs one worker: {single.seconds / measured.seconds:.2f}x faster")
-    print(f"two workers vs bare claim+UPDATE loop: {measured.seconds / bare.seconds:.1f}x slower")
-    ok = measured.seconds <= TARGET_SECONDS
+        if run is not None:
+            print(line(run))
+    if single is not None:
+        print(f"two workers vs one worker: {single.seconds / measured.seconds:.2f}x faster")
+    ratio = measured.seconds / bare.seconds
+    verdict = "PASS" if ratio <= TARGET_RATIO else "FAIL"
     print(
-        f"all {args.games} resolved within {TARGET_SECONDS:g} s: {measured.seconds:.2f} s "
-        f"{'PASS' if ok else 'MISS'}"
+        f"all {args.games} resolved in {measured.seconds:.2f} s = {ratio:.2f}x the bare loop "
+        f"(target <= {TARGET_RATIO:g}x): {verdict}"
     )
 
 

@@ -198,3 +198,8 @@ class TimerEntry(BaseModel):
     remaining_seconds: float | None
     extensions: int
     data: dict[str, Any]
+    attempts: int = Field(0, description="Runs in a row that raised (retried with backoff).")
+    failed_at: datetime | None = Field(
+        None, description="Parked after its retries ran out; resume runs it again."
+    )
+    last_error: str | None = None

@@ -17,9 +17,12 @@ from app.services.bodies import check_director_action
 from app.services.games import GameOptions, audit, summary
 from app.services.steps import (
     DEADLINE_TIMER_KINDS,
+    StepWrite,
     append_event,
+    compute_step,
     is_game_timer,
     pending_timers,
+    persist_steps,
     run_step,
 )
 
@@ -31,14 +34,28 @@ def _require_live(game: Game) -> None:
         raise conflict("game_finished", "游戏已结束。", "The game is over.")
 
 
+def timer_step(game: Game, timer: Timer, now: datetime, actor: Actor = SYSTEM) -> StepWrite:
+    """Apply one timer to its game, in memory only (nothing is written; a raise here
+    leaves the session as it was)."""
+    payload = {"kind": timer.kind, "key": timer.key, "data": timer.data}
+    return compute_step(game, STEP_TIMER, actor, payload, now)
+
+
+async def write_timer_steps(
+    session: AsyncSession, fired: list[tuple[Timer, StepWrite]], now: datetime
+) -> None:
+    """Write applied timer steps (of distinct games) together. Each timer is marked done
+    first, so a step that schedules the same (kind, key) again (the next phase) revives it."""
+    for timer, _ in fired:
+        timer.done_at = now
+    await persist_steps(session, [write for _, write in fired])
+
+
 async def fire_timer(
     session: AsyncSession, game: Game, timer: Timer, now: datetime, actor: Actor = SYSTEM
 ) -> None:
-    """Run one timer as a step of its game. The timer is marked done first, so a step
-    that schedules the same (kind, key) again (the next phase) revives the row."""
-    timer.done_at = now
-    payload = {"kind": timer.kind, "key": timer.key, "data": timer.data}
-    await run_step(session, game, STEP_TIMER, actor, payload, now)
+    """Run one timer as a step of its game."""
+    await write_timer_steps(session, [(timer, timer_step(game, timer, now, actor))], now)
 
 
 async def advance(
@@ -92,6 +109,13 @@ async def resume(
     game.status = "running"
     game.paused_at = None
     for timer in await pending_timers(session, game):
+        if timer.failed_at is not None:
+            # A timer parked after its retries ran out (app/scheduler.py) gets a fresh
+            # start: it is due again at once. Still broken, it is parked again and the
+            # game paused again; the error stays on the row until it runs.
+            timer.failed_at = None
+            timer.attempts = 0
+            timer.next_try_at = None
         if timer.due_at is None:
             timer.due_at = now + timedelta(seconds=timer.remaining_seconds or 0.0)
             timer.remaining_seconds = None
@@ -186,6 +210,9 @@ async def timers(session: AsyncSession, game: Game, principal: Principal) -> lis
             "remaining_seconds": t.remaining_seconds,
             "extensions": t.extensions,
             "data": t.data,
+            "attempts": t.attempts,
+            "failed_at": t.failed_at.isoformat() if t.failed_at else None,
+            "last_error": t.last_error,
         }
         for t in await pending_timers(session, game)
     ]

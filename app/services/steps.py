@@ -78,6 +78,24 @@ def apply_step(
         return ruleset.apply(state, step, step_rng(seed, step.id), now)
     except RuleViolation as violation:
         raise AppError.from_violation(violation) from None
+    except OverflowError as error:
+        # A stored duration too large for a date (say 1e12 s): the step cannot schedule
+        # its next deadline. Nothing was written; say so instead of failing the request.
+        raise timing_broken(error) from error
+
+
+TIMING_BROKEN = "timing_broken"
+
+
+def timing_broken(error: Exception) -> AppError:
+    """The game's timing cannot be computed (its settings put a deadline past any date)."""
+    return AppError(
+        409,
+        TIMING_BROKEN,
+        f"本局的时间设置无法计算（截止时间超出可表示的日期范围：{error}），导演需检查本局设置。",
+        f"This game's timing is broken: a deadline falls outside any representable date "
+        f"({error}); the director must check the game's settings.",
+    )
 
 
 def event_record(event: Event) -> dict[str, Any]:
@@ -235,12 +253,15 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
         if revisions:
             await conn.execute(_INSERT_ORDER_REVISION, revisions)
         await _update_orders(conn, changes_of_orders)
+    known = await _timers_of(
+        session, [w for w in writes if w.outcome.timers or w.outcome.cancel_timers]
+    )
     for w in writes:
         game, outcome = w.game, w.outcome
         for spec in outcome.timers:
-            await schedule_timer(session, game, spec, w.now)
+            await schedule_timer(session, game, spec, w.now, known)
         for timer_kind, key in outcome.cancel_timers:
-            await cancel_timer(session, game, timer_kind, key, w.now)
+            await cancel_timer(session, game, timer_kind, key, w.now, known)
         await seal_receipts(session, w)
         if outcome.finished:
             await finish_game(session, game, w.now)
@@ -331,19 +352,43 @@ async def _update_orders(conn: AsyncConnection, changes: list[dict[str, Any]]) -
         await conn.execute(_INSERT_ORDER_REVISION, revisions)
 
 
+TimerKey = tuple[str, str, str]  # game id, kind, key
+
+
+async def _timers_of(session: AsyncSession, writes: list[StepWrite]) -> dict[TimerKey, Timer]:
+    """Every timer of the games of ``writes``, in ONE query (a batch of phase closes would
+    otherwise look each one up, a round trip per game)."""
+    if not writes:
+        return {}
+    rows = await session.scalars(
+        select(Timer).where(Timer.game_id.in_([w.game.id for w in writes]))
+    )
+    return {(t.game_id, t.kind, t.key): t for t in rows.all()}
+
+
 async def schedule_timer(
-    session: AsyncSession, game: Game, spec: TimerSpec, now: datetime
+    session: AsyncSession,
+    game: Game,
+    spec: TimerSpec,
+    now: datetime,
+    known: dict[TimerKey, Timer] | None = None,
 ) -> Timer:
     """Create or replace the game's (kind, key) timer. While the game is paused the timer
-    keeps its remaining time instead of a due time."""
-    row = await session.scalar(
-        select(Timer).where(
-            Timer.game_id == game.id, Timer.kind == spec.kind, Timer.key == spec.key
+    keeps its remaining time instead of a due time. ``known``: the game's timers, looked
+    up already (``_timers_of``)."""
+    if known is not None:
+        row = known.get((game.id, spec.kind, spec.key))
+    else:
+        row = await session.scalar(
+            select(Timer).where(
+                Timer.game_id == game.id, Timer.kind == spec.kind, Timer.key == spec.key
+            )
         )
-    )
     if row is None:
         row = Timer(game_id=game.id, kind=spec.kind, key=spec.key, created_at=now, extensions=0)
         session.add(row)
+        if known is not None:
+            known[(game.id, spec.kind, spec.key)] = row
     row.data = spec.data
     row.done_at = None
     row.extensions = 0
@@ -357,17 +402,20 @@ async def schedule_timer(
 
 
 async def cancel_timer(
-    session: AsyncSession, game: Game, kind: str, key: str, now: datetime
+    session: AsyncSession,
+    game: Game,
+    kind: str,
+    key: str,
+    now: datetime,
+    known: dict[TimerKey, Timer] | None = None,
 ) -> None:
-    row = await session.scalar(
-        select(Timer).where(
-            Timer.game_id == game.id,
-            Timer.kind == kind,
-            Timer.key == key,
-            Timer.done_at.is_(None),
+    if known is not None:
+        row = known.get((game.id, kind, key))
+    else:
+        row = await session.scalar(
+            select(Timer).where(Timer.game_id == game.id, Timer.kind == kind, Timer.key == key)
         )
-    )
-    if row is not None:
+    if row is not None and row.done_at is None:
         row.done_at = now
 
 

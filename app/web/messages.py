@@ -564,6 +564,10 @@ _EVENTS: dict[str, tuple[str, str]] = {
         "A deadline was missed while down; the game is paused.",
     ),
     "timer_refused": ("一个计时器被拒绝。", "A timer was refused."),
+    "timer_failed": (
+        "一个计时器多次运行出错，已停下；游戏已暂停，等待导演处理。",
+        "A timer kept failing and was parked; the game is paused until the director acts.",
+    ),
     "orders_sealed": ("隐藏指令已封存，收据已公布。", "Hidden orders sealed; receipts published."),
     "receipts_opened": (
         "收据已开封，任何人都可以核对。",

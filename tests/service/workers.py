@@ -25,14 +25,14 @@ async def main(mode: str, url: str, now: str) -> None:
     sessionmaker = make_sessionmaker(engine)
     clock = FakeClock(datetime.fromisoformat(now))
     if mode == "crash":
-        original = scheduler.fire_timer
+        original = scheduler.write_timer_steps
 
-        async def fire_then_die(session: Any, *args: Any, **kwargs: Any) -> None:
+        async def write_then_die(session: Any, *args: Any, **kwargs: Any) -> None:
             await original(session, *args, **kwargs)
             await session.flush()  # the new state is in the database, uncommitted
             os.kill(os.getpid(), signal.SIGKILL)
 
-        scheduler.fire_timer = fire_then_die  # type: ignore[assignment]
+        scheduler.write_timer_steps = write_then_die  # type: ignore[assignment]
     ran = await scheduler.run_due_timers(sessionmaker, clock)
     print(ran, flush=True)
     await engine.dispose()
