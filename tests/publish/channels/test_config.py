@@ -32,7 +32,7 @@ VALID: dict[str, dict[str, Any]] = {
     "misago": {
         "base_url": "https://bbs.example.org",
         "username": "bot",
-        "password": "pw",
+        "password": "misago-password-5d1e",
         "category_id": 3,
     },
     "discourse": {
