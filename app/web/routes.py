@@ -984,9 +984,15 @@ POST_ACTIONS: dict[str, PostAction] = {
 async def director_edit_post(request: Request, game_id: str, post_id: str) -> Response:
     async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
         bodies = {f: _text(form, f"body_{f}") for f in views.FORMATS if f"body_{f}" in form}
-        body = validated(
-            EditPost, {"title": str(form.get("title") or "").strip(), "bodies": bodies}
-        )
+        title = str(form.get("title") or "").strip()
+        if not title:  # the API takes "" as a title; a cleared form field is a slip
+            raise AppError(
+                422,
+                "invalid_form",
+                "填写有误：标题不能为空",
+                "Please check: title must not be empty",
+            )
+        body = validated(EditPost, {"title": title, "bodies": bodies})
         changed = body.bodies.model_dump(exclude_none=True) if body.bodies else {}
         return await publishing_service.edit_post(
             session, game, principal, post_id, body.title, changed, now(request)

@@ -956,12 +956,17 @@ def _refresh_in(
     """When the console should look again by itself: deliveries, auto-publishing and
     reminders change posts without a game event (the stream refreshes the rest)."""
     due: list[float] = []
+    blocked: set[str] = set()  # channels held back by a failed delivery (until the director acts)
     for post in posts:
         if post["status"] == "awaiting_review":
             left = _seconds_until(post["publish_at"], now)
             if left is not None:
                 due.append(left + 1)
         for d in post["deliveries"]:
+            if d["status"] == "failed":
+                blocked.add(d["channel_id"])
+            if d["channel_id"] in blocked:
+                continue
             if d["status"] == "sending":
                 due.append(REFRESH_MIN_SECONDS)
             elif d["status"] == "pending":
