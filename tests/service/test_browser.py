@@ -8,7 +8,6 @@ Screenshots of every page visited are saved (see ``tests/service/browser.py``).
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -21,7 +20,7 @@ from playwright.async_api import expect
 
 from app.clock import FakeClock
 from app.settings import Settings
-from bench.webhook_sink import WebhookSink, serve_in_process
+from bench.webhook_sink import WebhookSink
 from tests.service.browser import (
     DESKTOP,
     PHONE,
@@ -33,7 +32,7 @@ from tests.service.browser import (
 )
 from tests.service.island_helpers import example_settings, local, quiet_overrides
 from tests.service.live_server import thread_server
-from tests.service.publish_helpers import WEBHOOK_SECRET
+from tests.service.publish_helpers import WEBHOOK_SECRET, webhook_receiver
 
 
 @pytest_asyncio.fixture(scope="module")
@@ -68,15 +67,8 @@ def publishing_server(settings: Settings, clock: FakeClock) -> Iterator[str]:
 
 @pytest_asyncio.fixture
 async def sink() -> AsyncIterator[tuple[WebhookSink, int]]:
-    """A signed-webhook receiver on a local port (it checks every signature)."""
-    receiver = WebhookSink(WEBHOOK_SECRET)
-    server, task, port = await serve_in_process(receiver)
-    try:
-        yield receiver, port
-    finally:
-        server.should_exit = True
-        with contextlib.suppress(Exception):
-            await task
+    async with webhook_receiver() as running:
+        yield running
 
 
 class Pages:
@@ -460,8 +452,7 @@ async def add_channel(d: Any, kind: str, name: str, **config: str) -> None:
     for field, value in config.items():
         await form.locator(f"[name='config.{kind}.{field}']").fill(value)
     await form.locator("button[type=submit]").click()
-    await expect(d.locator(".alert.ok")).to_be_visible()
-    await expect(d.locator("#channels")).to_contain_text(name)
+    await expect(d.locator("#channels .channel-list")).to_contain_text(name)
 
 
 async def test_a_round_result_is_reviewed_edited_approved_and_delivered(
@@ -484,7 +475,7 @@ async def test_a_round_result_is_reviewed_edited_approved_and_delivered(
     # Review every post; a signed webhook and a forum without an API (posted by hand).
     await d.select_option("#review-mode", "always")
     await d.click("form[action$='/publishing'] button[type=submit]")
-    await expect(d.locator(".alert.ok")).to_be_visible()
+    await expect(d.locator("#review")).to_contain_text("没有待审的帖子")  # was: review is off
     await add_channel(
         d, "webhook", "机器人", url=f"http://127.0.0.1:{port}/hook", secret=WEBHOOK_SECRET
     )
@@ -503,12 +494,15 @@ async def test_a_round_result_is_reviewed_edited_approved_and_delivered(
     # one opens): the round's result arrives in the director's queue live, no reload.
     await d.reload()
     result = d.locator("#review article.post", has=d.locator(".badge", has_text="回合结果"))
-    for phase in ("部署阶段", "统御阶段", "战斗阶段", "响应阶段"):
-        if phase != "部署阶段" and not await a.locator("#status", has_text=phase).count():
+    where = a.locator("#status .meta strong")  # "第 1 回合 · 统御阶段" (no countdown in it)
+    for _ in range(4):
+        before = await where.inner_text()
+        if "第 2 回合" in before:
             break
         await a.click("form.ready-form button")
+        await expect(a.locator(".alert.ok")).to_be_visible()
         await b.click("form.ready-form button")
-        await expect(a.locator("#status")).not_to_contain_text(phase)
+        await expect(where).not_to_have_text(before)
     await expect(result).to_have_count(1)
     await expect(d.locator("#status")).to_contain_text("第 2 回合")
     await result.scroll_into_view_if_needed()
@@ -534,11 +528,9 @@ async def test_a_round_result_is_reviewed_edited_approved_and_delivered(
     markdown = result.locator("textarea[name=body_markdown]")
     await markdown.fill(await markdown.input_value() + "\n\n导演按：双方兵力相当。")
     await result.locator("details.edit-post button[type=submit]").click()
-    await expect(d.locator(".alert.ok")).to_be_visible()
     edited = d.locator("#review article.post", has_text="赤壁·第一回合战报（导演审定）")
     await expect(edited).to_have_count(1)
     await edited.locator("form[action$='/approve'] button").click()
-    await expect(d.locator(".alert.ok")).to_be_visible()
 
     # Delivered: the webhook got it signed, and the console learns it without a reload.
     published = d.locator("#posts article.post", has_text="赤壁·第一回合战报（导演审定）")
@@ -552,16 +544,18 @@ async def test_a_round_result_is_reviewed_edited_approved_and_delivered(
     # The forum without an API: copy the BBCode, post it by hand, record the link.
     by_hand = published.locator("li.delivery", has_text="NGA")
     await expect(by_hand).to_contain_text("待手动发布")
+    await d.context.grant_permissions(["clipboard-read", "clipboard-write"])
     await by_hand.locator("button.copy").click()
-    await expect(by_hand.locator("button.copy")).to_have_text("已复制")
-    copied = await by_hand.locator("textarea").input_value()
-    assert copied.startswith("[b]") or "[table]" in copied
+    bbcode_post = await by_hand.locator("textarea").input_value()
+    assert "[table]" in bbcode_post
+    await d.wait_for_function(  # the copy button put the BBCode on the clipboard
+        "(want) => navigator.clipboard.readText().then((text) => text === want)", arg=bbcode_post
+    )
     await by_hand.scroll_into_view_if_needed()
     await shots(d, "console-manual-delivery")
     link = "https://bbs.nga.cn/read.php?tid=31415926"
     await by_hand.locator("input[name=url]").fill(link)
     await by_hand.locator("button[type=submit]").click()
-    await expect(d.locator(".alert.ok")).to_be_visible()
     recorded = d.locator("#posts li.delivery", has_text="NGA").locator(f"a[href='{link}']")
     await expect(recorded).to_have_count(1)
     await shots(d, "console-delivered")

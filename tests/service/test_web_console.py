@@ -6,34 +6,14 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-import pytest_asyncio
-from httpx import ASGITransport, AsyncClient, Response
+from httpx import AsyncClient, Response
 
 from app.clock import FakeClock
 from tests.service.helpers import TB_SETTINGS, Game, create_game, ok, team_battle
 from tests.service.publish_helpers import SINK_URL, WEBHOOK_SECRET, Sink, posts, worker
-from tests.service.web_helpers import browse, post_form
-
-Browser = Callable[[], AsyncClient]
-
-
-@pytest_asyncio.fixture
-async def browser(client: AsyncClient) -> AsyncIterator[Browser]:
-    """Fresh browsers (own cookie jars) on the same app."""
-    opened: list[AsyncClient] = []
-
-    def make() -> AsyncClient:
-        transport = ASGITransport(app=client.app, raise_app_exceptions=False)  # type: ignore[attr-defined]
-        http = AsyncClient(transport=transport, base_url="http://test")
-        opened.append(http)
-        return http
-
-    yield make
-    for http in opened:
-        await http.aclose()
+from tests.service.web_helpers import Browser, browse, post_form
 
 
 async def director(browser: Browser, game: Game) -> AsyncClient:
@@ -75,6 +55,15 @@ async def reviewed_game(client: AsyncClient, browser: Browser) -> tuple[Game, As
     laptop = await director(browser, game)
     done(await post_form(laptop, f"/director/{game.id}/publishing", {"review": "always"}))
     return game, laptop
+
+
+async def held_post(
+    client: AsyncClient, browser: Browser
+) -> tuple[Game, AsyncClient, dict[str, Any]]:
+    """A started game whose first post (the start; the phase opened follows) awaits review."""
+    game, laptop = await reviewed_game(client, browser)
+    await game.start()
+    return game, laptop, (await posts(game))[0]
 
 
 async def test_a_post_is_reviewed_edited_approved_and_delivered_from_the_console(
@@ -151,9 +140,7 @@ async def test_a_post_is_reviewed_edited_approved_and_delivered_from_the_console
 
 
 async def test_a_discarded_post_is_never_published(client: AsyncClient, browser: Browser) -> None:
-    game, laptop = await reviewed_game(client, browser)
-    await game.start()
-    held = (await posts(game))[0]  # the game's start; the phase opened follows
+    game, laptop, held = await held_post(client, browser)
     done(await post_form(laptop, f"/director/{game.id}/posts/{held['id']}/discard"), "#review")
     post = (await posts(game))[0]
     assert post["status"] == "discarded"
@@ -173,9 +160,7 @@ async def test_a_discarded_post_is_never_published(client: AsyncClient, browser:
 async def test_an_edit_the_api_would_refuse_is_refused_and_changes_nothing(
     client: AsyncClient, browser: Browser
 ) -> None:
-    game, laptop = await reviewed_game(client, browser)
-    await game.start()
-    held = (await posts(game))[0]  # the game's start; the phase opened follows
+    game, laptop, held = await held_post(client, browser)
     for title in ("", "x" * 201, "隐\u200b藏"):
         answer = await post_form(
             laptop, f"/director/{game.id}/posts/{held['id']}/edit", {"title": title}
@@ -369,9 +354,7 @@ async def test_forum_names_are_given_on_adding_and_edited_on_the_roster(
 async def test_console_forms_need_the_csrf_token_and_the_director(
     client: AsyncClient, browser: Browser
 ) -> None:
-    game, laptop = await reviewed_game(client, browser)
-    await game.start()
-    held = (await posts(game))[0]  # the game's start; the phase opened follows
+    game, laptop, held = await held_post(client, browser)
     forged = await post_form(
         laptop, f"/director/{game.id}/posts/{held['id']}/approve", csrf="not-the-token"
     )
