@@ -490,9 +490,10 @@ async def test_a_round_result_is_reviewed_edited_approved_and_delivered(
     await join(b, server, invite_b)
     await give_order(a, "deploy", fill={f"troops.{i}": "6" for i in range(5)})
     await give_order(b, "deploy", fill={f"troops.{i}": "6" for i in range(5)})
-    # Both sides ready through the command and battle phases (and a response window, if
-    # one opens): the round's result arrives in the director's queue live, no reload.
-    await d.reload()
+    # The director's console has caught up by itself (the orders table appeared: the page's
+    # shape is settled). Both sides ready through the command and battle phases (and a
+    # response window, if one opens): the round's result arrives in the queue live.
+    await expect(d.locator("#all-orders")).to_contain_text("部署")
     result = d.locator("#review article.post", has=d.locator(".badge", has_text="回合结果"))
     where = a.locator("#status .meta strong")  # "第 1 回合 · 统御阶段" (no countdown in it)
     for _ in range(4):
