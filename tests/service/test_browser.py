@@ -34,6 +34,10 @@ from tests.service.island_helpers import example_settings, local, quiet_override
 from tests.service.live_server import thread_server
 from tests.service.publish_helpers import WEBHOOK_SECRET, webhook_receiver
 
+# What a page shows is awaited as long as an action may take (Playwright's own default for
+# `expect` is 5 s: too short for a live update on a machine shared with other test runs).
+expect.set_options(timeout=WAIT_MS)
+
 
 @pytest_asyncio.fixture(scope="module")
 async def chromium() -> AsyncIterator[Any]:
