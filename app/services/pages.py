@@ -10,10 +10,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Game, PlayerRow
+from app.publish import service as publishing
+from app.publish.models import DeliveryRow, PostRow, PublishingRow
 from app.rules.registry import get_ruleset
 from app.services import director as director_service
 from app.services import games as games_service
@@ -21,6 +23,8 @@ from app.services import sessions as sessions_service
 from app.services.auth import Principal, require_director, require_player
 
 FEED_LIMIT = 5000
+RECENT_POSTS = 20  # the console lists the newest posts, and every one that needs the director
+UNFINISHED = ("pending", "sending", "failed", "manual")
 
 
 async def public_games(session: AsyncSession, limit: int = 100) -> list[dict[str, Any]]:
@@ -111,4 +115,66 @@ async def director_page(
     page["audit"] = await director_service.audit_log(session, game, principal)
     page["timers"] = await director_service.timers(session, game, principal)
     page["options"] = game.options
+    page["publishing"] = await console_publishing(session, game, principal)
     return page
+
+
+async def console_publishing(
+    session: AsyncSession, game: Game, principal: Principal
+) -> dict[str, Any]:
+    """The console's publishing part: settings, channels, and the posts the director acts
+    on — every one awaiting review or with a delivery not yet done, and the newest ones —
+    shaped as ``GET /posts`` shapes them. Reads only: a page view must not make the
+    publishing row (a step may be making it at the same moment)."""
+    require_director(principal)
+    pub = await session.get(PublishingRow, game.id)
+    if pub is None:  # the defaults ``outbox.publishing_row`` will make on first use
+        pub = PublishingRow(
+            review="never",
+            auto_publish_after_seconds=None,
+            language="zh",
+            reminder_seconds=[],
+            reminder_channel_id=None,
+        )
+    needing = select(DeliveryRow.post_id).where(
+        DeliveryRow.game_id == game.id, DeliveryRow.status.in_(UNFINISHED)
+    )
+    wanted = (
+        await session.scalars(
+            select(PostRow.id).where(
+                PostRow.game_id == game.id,
+                or_(PostRow.status == "awaiting_review", PostRow.id.in_(needing)),
+            )
+        )
+    ).all()
+    recent = (
+        await session.scalars(
+            select(PostRow.id)
+            .where(PostRow.game_id == game.id)
+            .order_by(PostRow.seq.desc())
+            .limit(RECENT_POSTS)
+        )
+    ).all()
+    ids = set(wanted) | set(recent)
+    posts = (
+        (
+            await session.scalars(select(PostRow).where(PostRow.id.in_(ids)).order_by(PostRow.seq))
+        ).all()
+        if ids
+        else []
+    )
+    by_post: dict[str, list[DeliveryRow]] = {p.id: [] for p in posts}
+    if posts:
+        for delivery in await session.scalars(
+            select(DeliveryRow).where(DeliveryRow.post_id.in_(ids)).order_by(DeliveryRow.id)
+        ):
+            by_post[delivery.post_id].append(delivery)
+    total = await session.scalar(
+        select(func.count()).select_from(PostRow).where(PostRow.game_id == game.id)
+    )
+    return {
+        "settings": publishing.publishing_json(pub),
+        "channels": await publishing.list_channels(session, game, principal),
+        "posts": [publishing.post_json(p, by_post[p.id]) for p in posts],
+        "total": int(total or 0),
+    }

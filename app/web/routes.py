@@ -9,20 +9,32 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import FormData
 
 from app.api.deps import transact, transact_game
+from app.api.publishing import (
+    EditPost,
+    ForumName,
+    NewChannel,
+    Posted,
+    PublishingSettings,
+    Reminders,
+)
+from app.api.schemas import AddPlayer
 from app.errors import AppError
 from app.models import Game
+from app.publish import service as publishing_service
+from app.publish.channels import ADAPTERS
 from app.rules.registry import all_rulesets, get_ruleset
 from app.rules.team_battle.odds import preview
 from app.services import director as director_service
@@ -49,6 +61,7 @@ HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
 EXAMPLE_SCENARIO = HERE.parent.parent / "scenarios" / "island-example.yaml"
 ODDS_ROUNDS = 10_000
+M = TypeVar("M", bound=BaseModel)
 
 router = APIRouter(include_in_schema=False)
 templates = Environment(
@@ -307,7 +320,16 @@ async def _player_view(
     )
 
 
-_NOTICES = {"order_saved", "order_revised", "order_withdrawn", "ready_saved", "done"}
+_NOTICES = {
+    "order_saved",
+    "order_revised",
+    "order_withdrawn",
+    "ready_saved",
+    "done",
+    "settings_saved",
+    "channel_added",
+    "forum_name_saved",
+}
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)
@@ -655,6 +677,14 @@ async def _console(
             for o in view.get("orders", {}).values()
             if o["status"] in ("pending", "held")
         ]
+    context["publishing"] = views.publishing_console(
+        page["publishing"],
+        page["timers"],
+        page["summary"]["timezone"],
+        page["now"],
+        lang,
+        CHANNEL_SCHEMAS,
+    )
     origin = str(request.base_url).rstrip("/")
     for shown_key in ("invite", "replaced"):
         if shown and shown_key in shown and str(shown[shown_key].get("url", "")).startswith("/"):
@@ -733,10 +763,15 @@ DirectorDo = Callable[[AsyncSession, Game, Principal, FormData], Awaitable[Any]]
 
 
 async def _director_action(
-    request: Request, game_id: str, do: DirectorDo, show: str | None = None
+    request: Request,
+    game_id: str,
+    do: DirectorDo,
+    show: str | None = None,
+    notice: str = "done",
+    anchor: str = "",
 ) -> Response:
     """Run one director action; ``show`` renders the result on the console once (a new
-    invite link or token) instead of redirecting."""
+    invite link or token) instead of redirecting. ``anchor``: the section to return to."""
     token = session_token_from_cookie(request, game_id)
     try:
         form = await posted(request)
@@ -751,7 +786,7 @@ async def _director_action(
         return await _console(request, game_id, error=error)
     if show is not None:
         return await _console(request, game_id, shown={show: result})
-    return see_other(f"/director/{game_id}?ok=done")
+    return see_other(f"/director/{game_id}?ok={notice}" + (f"#{anchor}" if anchor else ""))
 
 
 def _int(form: FormData, name: str, default: int | None = None) -> int:
@@ -784,16 +819,18 @@ async def director_extend(request: Request, game_id: str) -> Response:
 @router.post("/director/{game_id}/players")
 async def director_add_player(request: Request, game_id: str) -> Response:
     async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
-        name = str(form.get("name") or "").strip()
-        side = str(form.get("side") or "") or None
-        if not name or len(name) > 100:
-            raise AppError(
-                422,
-                "bad_name",
-                "请填写名字（最多 100 字）。",
-                "Give a name (at most 100 characters).",
-            )
-        added = await games_service.add_player(session, game, principal, name, side, now(request))
+        body = validated(
+            AddPlayer,
+            {
+                "name": str(form.get("name") or "").strip(),
+                "side": str(form.get("side") or "") or None,
+                "forum_name": str(form.get("forum_name") or "").strip() or None,
+            },
+        )
+        name = body.name
+        added = await games_service.add_player(
+            session, game, principal, name, body.side, now(request), body.forum_name
+        )
         url = await sessions_service.new_invite(session, game, added["id"], now(request))
         return {"name": name, "url": url}
 
@@ -850,6 +887,233 @@ async def director_tool(request: Request, game_id: str) -> Response:
         return await director_service.director_action(session, game, principal, body, now(request))
 
     return await _director_action(request, game_id, do)
+
+
+# --- the console's publishing: forum names, the review queue, channels, settings ---------------
+CHANNEL_SCHEMAS = {
+    kind: (adapter.config_model.model_json_schema(), tuple(adapter.secret_fields))
+    for kind, adapter in ADAPTERS.items()
+}
+_FIELD_NAMES = {
+    "name": ("名字", "name"),
+    "forum_name": ("论坛名", "forum name"),
+    "title": ("标题", "title"),
+    "url": ("链接", "link"),
+    "before_seconds": ("提醒时间", "reminder times"),
+    "auto_publish_after_seconds": ("自动发布时间", "auto-publish time"),
+}
+_WHY = {
+    "string_too_long": ("太长", "is too long"),
+    "string_too_short": ("不能为空", "must not be empty"),
+    "too_long": ("太多", "has too many entries"),
+    "greater_than": ("必须大于 0", "must be more than 0"),
+    "less_than_equal": ("太大（最多 30 天）", "is too large (30 days at most)"),
+    "string_pattern_mismatch": ("格式不对", "is not in the right form"),
+}
+
+
+def validated(model: type[M], data: dict[str, Any]) -> M:
+    """A form's values read through the API's own request model, so a page accepts exactly
+    what the API accepts; a refusal names the field, Chinese first."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        zh, en = [], []
+        for item in error.errors(include_url=False, include_context=False):
+            path = [str(p) for p in item["loc"] if not isinstance(p, int)]
+            field = path[-1] if path else ""
+            label = _FIELD_NAMES.get(field, (field, field))
+            why = _WHY.get(item["type"])
+            if why is None and "control or invisible" in item["msg"]:
+                why = ("含有控制字符或不可见字符", "contains a control or invisible character")
+            zh.append(f"{label[0]}：{why[0] if why else item['msg']}")
+            en.append(f"{label[1]}: {why[1] if why else item['msg']}")
+        raise AppError(
+            422,
+            "invalid_form",
+            "填写有误：" + "；".join(zh),
+            "Please check: " + "; ".join(en),
+            extra={"errors": en},
+        ) from None
+
+
+def _text(form: FormData, name: str) -> str:
+    """A text a browser posted, with its line breaks as the posts have them (LF)."""
+    return str(form.get(name) or "").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _minutes(raw: str) -> int | None:
+    """Minutes typed in a form, as seconds; empty: none."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    try:
+        minutes = float(raw)
+    except ValueError:
+        raise AppError(
+            422, "bad_number", "请填写有效的分钟数。", "Please enter a number of minutes."
+        ) from None
+    if minutes != minutes or minutes in (float("inf"), float("-inf")):
+        raise AppError(
+            422, "bad_number", "请填写有效的分钟数。", "Please enter a number of minutes."
+        )
+    return round(minutes * 60)
+
+
+@router.post("/director/{game_id}/players/{player_id}/forum-name")
+async def director_forum_name(request: Request, game_id: str, player_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        raw = str(form.get("forum_name") or "").strip()
+        body = validated(ForumName, {"forum_name": raw or None})
+        return await publishing_service.set_forum_name(
+            session, game, principal, player_id, body.forum_name, now(request)
+        )
+
+    return await _director_action(request, game_id, do, notice="forum_name_saved", anchor="roster")
+
+
+PostAction = Callable[[AsyncSession, Game, Principal, str, Any], Awaitable[Any]]
+POST_ACTIONS: dict[str, PostAction] = {
+    "approve": publishing_service.approve_post,
+    "discard": publishing_service.discard_post,
+    "retry": publishing_service.retry_post,
+}
+
+
+@router.post("/director/{game_id}/posts/{post_id}/edit")
+async def director_edit_post(request: Request, game_id: str, post_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        bodies = {f: _text(form, f"body_{f}") for f in views.FORMATS if f"body_{f}" in form}
+        title = str(form.get("title") or "").strip()
+        if not title:  # the API takes "" as a title; a cleared form field is a slip
+            raise AppError(
+                422,
+                "invalid_form",
+                "填写有误：标题不能为空",
+                "Please check: title must not be empty",
+            )
+        body = validated(EditPost, {"title": title, "bodies": bodies})
+        changed = body.bodies.model_dump(exclude_none=True) if body.bodies else {}
+        return await publishing_service.edit_post(
+            session, game, principal, post_id, body.title, changed, now(request)
+        )
+
+    return await _director_action(request, game_id, do, anchor="review")
+
+
+@router.post("/director/{game_id}/posts/{post_id}/deliveries/{delivery_id}/posted")
+async def director_mark_posted(
+    request: Request, game_id: str, post_id: str, delivery_id: int
+) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        body = validated(Posted, {"url": str(form.get("url") or "").strip()})
+        return await publishing_service.mark_posted(
+            session, game, principal, post_id, delivery_id, body.url, now(request)
+        )
+
+    return await _director_action(request, game_id, do, anchor="posts")
+
+
+@router.post("/director/{game_id}/posts/{post_id}/{verb}")
+async def director_post_action(request: Request, game_id: str, post_id: str, verb: str) -> Response:
+    service = POST_ACTIONS.get(verb)
+    if service is None:
+        return error_page(request, AppError(404, "not_found", "没有这个地址。", "No such page."))
+
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        return await service(session, game, principal, post_id, now(request))
+
+    anchor = "review" if verb != "retry" else "posts"
+    return await _director_action(request, game_id, do, anchor=anchor)
+
+
+@router.post("/director/{game_id}/publishing")
+async def director_publishing(request: Request, game_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        body = validated(
+            PublishingSettings,
+            {
+                "review": str(form.get("review") or "never"),
+                "auto_publish_after_seconds": _minutes(str(form.get("auto_minutes") or "")),
+                "language": str(form.get("language") or "zh"),
+            },
+        )
+        changes = body.model_dump(exclude_unset=True)
+        return await publishing_service.set_publishing(
+            session, game, principal, changes, now(request)
+        )
+
+    return await _director_action(
+        request, game_id, do, notice="settings_saved", anchor="publishing-settings"
+    )
+
+
+@router.post("/director/{game_id}/reminders")
+async def director_reminders(request: Request, game_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        raw = str(form.get("minutes") or "")
+        pieces = [p for p in re.split(r"[\s,，、;；]+", raw) if p]
+        offsets = [_minutes(p) for p in pieces]
+        body = validated(
+            Reminders,
+            {
+                "before_seconds": offsets,
+                "channel_id": str(form.get("channel_id") or "") or None,
+            },
+        )
+        return await publishing_service.set_reminders(
+            session, game, principal, body.before_seconds, body.channel_id, now(request)
+        )
+
+    return await _director_action(
+        request, game_id, do, notice="settings_saved", anchor="publishing-settings"
+    )
+
+
+@router.post("/director/{game_id}/channels")
+async def director_add_channel(request: Request, game_id: str) -> Response:
+    allow_private = request.app.state.settings.publish_allow_private_urls
+
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        kind = str(form.get("kind") or "")
+        prefix = f"config.{kind}."
+        config = {
+            key.removeprefix(prefix): str(value).strip()
+            for key, value in form.multi_items()
+            if key.startswith(prefix) and str(value).strip()
+        }
+        body = validated(
+            NewChannel,
+            {
+                "kind": kind,
+                "name": str(form.get("name") or "").strip(),
+                "format": str(form.get("format") or "") or None,
+                "config": config,
+            },
+        )
+        return await publishing_service.create_channel(
+            session,
+            game,
+            principal,
+            body.kind,
+            body.name,
+            body.format,
+            body.config,
+            allow_private,
+            now(request),
+        )
+
+    return await _director_action(request, game_id, do, notice="channel_added", anchor="channels")
+
+
+@router.post("/director/{game_id}/channels/{channel_id}/remove")
+async def director_remove_channel(request: Request, game_id: str, channel_id: str) -> Response:
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        return await publishing_service.delete_channel(
+            session, game, principal, channel_id, now(request)
+        )
+
+    return await _director_action(request, game_id, do, anchor="channels")
 
 
 # The console's plain controls: each one service call on the game, nothing to read.

@@ -16,6 +16,10 @@ from zoneinfo import ZoneInfo
 from app.rules.base import JSON
 from app.web.forms import Field, properties, resolve, rule_of, variants
 from app.web.messages import (
+    CHANNEL_HELP,
+    CHANNEL_KINDS,
+    CONFIG_LABELS,
+    POST_KINDS,
     SETTING_LABELS,
     TOOL_NAMES,
     describe_event,
@@ -765,3 +769,214 @@ def settings_fields(
                 )
             )
     return simple, complex_
+
+
+# --- publishing: the review queue, posts, channels, settings -----------------------------------
+FORMATS = ("bbcode", "markdown", "text")
+SOURCE_FORMATS = ("bbcode", "markdown")  # shown as source in a box to copy; text as text
+REFRESH_MIN_SECONDS = 2
+REFRESH_MAX_SECONDS = 3600
+
+
+def _seconds_until(value: str | None, now: datetime) -> float | None:
+    if not value:
+        return None
+    return (datetime.fromisoformat(value) - now).total_seconds()
+
+
+def minutes_text(seconds: int | None) -> str:
+    """Seconds as the forms ask for them: minutes, without a needless fraction."""
+    if seconds is None:
+        return ""
+    minutes = seconds / 60
+    return str(int(minutes)) if minutes.is_integer() else f"{minutes:g}"
+
+
+def publishing_console(
+    publishing: Mapping[str, Any],
+    timers: list[Mapping[str, Any]],
+    tz: str,
+    now: datetime,
+    lang: str,
+    channel_schemas: Mapping[str, tuple[Mapping[str, Any], tuple[str, ...]]],
+) -> JSON:
+    """Everything the console's publishing sections show. ``channel_schemas``: per kind,
+    the JSON Schema of its config and its secret fields (the adapters')."""
+    t = translator(lang)
+    settings = publishing["settings"]
+    channels = publishing["channels"]
+    names = {c["id"]: c["name"] for c in channels}
+    kinds = {c["id"]: c["kind"] for c in channels}
+    formats = {c["id"]: c["format"] for c in channels}
+    shown_format = channels[0]["format"] if channels else "bbcode"
+    queue: list[JSON] = []
+    done: list[JSON] = []
+    for post in publishing["posts"]:
+        entry = _post_entry(post, tz, lang, shown_format, names, kinds, formats)
+        (queue if post["status"] == "awaiting_review" else done).append(entry)
+    done.reverse()  # newest first; the queue oldest first, in the order to review it
+    return {
+        "review": settings["review"],
+        "settings": {
+            "review": settings["review"],
+            "auto_minutes": minutes_text(settings["auto_publish_after_seconds"]),
+            "language": settings["language"],
+        },
+        "reminders": {
+            "minutes": ", ".join(minutes_text(s) for s in settings["reminders"]["before_seconds"]),
+            "channel_id": settings["reminders"]["channel_id"] or "",
+        },
+        "channels": [_channel_entry(c, lang, channel_schemas) for c in channels],
+        "kinds": [
+            {
+                "kind": kind,
+                "label": pick(lang, *CHANNEL_KINDS[kind]),
+                "help": pick(lang, *CHANNEL_HELP[kind]),
+                "fields": _config_fields(kind, schema, secret, lang),
+            }
+            for kind, (schema, secret) in channel_schemas.items()
+            if kind in CHANNEL_KINDS
+        ],
+        "queue": queue,
+        "posts": done,
+        "total": publishing["total"],
+        "refresh_in": _refresh_in(publishing["posts"], timers, now),
+        "formats": [(f, t(f"format_{f}")) for f in FORMATS],
+    }
+
+
+def _post_entry(
+    post: Mapping[str, Any],
+    tz: str,
+    lang: str,
+    shown_format: str,
+    names: Mapping[str, str],
+    kinds: Mapping[str, str],
+    formats: Mapping[str, str],
+) -> JSON:
+    t = translator(lang)
+    bodies = post["bodies"]
+    deliveries = []
+    for d in post["deliveries"]:
+        status = d["status"]
+        channel = d["channel_id"]
+        fmt = formats.get(channel, "bbcode")
+        deliveries.append(
+            {
+                "id": d["id"],
+                "channel": names.get(channel) or t("removed_channel"),
+                "kind": pick(lang, *CHANNEL_KINDS.get(kinds.get(channel, ""), ("", ""))),
+                "status": status,
+                "status_label": t(f"delivery_{status}"),
+                "url": d["remote_url"] or "",
+                "error": d["error"] or "",
+                "attempts": d["attempts"],
+                "next": local_time(d["next_attempt_at"], tz) if d["next_attempt_at"] else "",
+                # A delivery the director posts by hand: the body in its channel's format.
+                "by_hand": status in ("manual", "failed") and channel in names,
+                "body": bodies.get(fmt, "") if status in ("manual", "failed") else "",
+                "format_label": t(f"body_{fmt}"),
+            }
+        )
+    return {
+        "id": post["id"],
+        "seq": post["seq"],
+        "kind": pick(lang, *POST_KINDS.get(post["kind"], (post["kind"], post["kind"]))),
+        "status": post["status"],
+        "status_label": t(f"post_status_{post['status']}"),
+        "title": post["title"],
+        "created": local_time(post["created_at"], tz),
+        "publish_at": local_time(post["publish_at"], tz) if post["publish_at"] else "",
+        "published": local_time(post["published_at"], tz) if post["published_at"] else "",
+        "bodies": [
+            {
+                "format": f,
+                "label": t(f"body_{f}"),
+                "text": bodies.get(f, ""),
+                "source": f in SOURCE_FORMATS,
+                "checked": f == shown_format,
+            }
+            for f in FORMATS
+        ],
+        "deliveries": deliveries,
+        "failed": any(d["status"] == "failed" for d in post["deliveries"]),
+    }
+
+
+def _channel_entry(
+    channel: Mapping[str, Any],
+    lang: str,
+    channel_schemas: Mapping[str, tuple[Mapping[str, Any], tuple[str, ...]]],
+) -> JSON:
+    """A channel as the list shows it: secrets never (they come back redacted anyway)."""
+    t = translator(lang)
+    secret = set(channel_schemas.get(channel["kind"], ({}, ()))[1])
+    config = [
+        (
+            pick(lang, *CONFIG_LABELS.get(key, (key, key))),
+            t("secret_set") if key in secret else str(value),
+        )
+        for key, value in channel["config"].items()
+        if value is not None
+    ]
+    return {
+        "id": channel["id"],
+        "name": channel["name"],
+        "kind": pick(lang, *CHANNEL_KINDS.get(channel["kind"], (channel["kind"],) * 2)),
+        "format": t(f"body_{channel['format']}"),
+        "config": config,
+    }
+
+
+def _config_fields(
+    kind: str, schema: Mapping[str, Any], secret: tuple[str, ...], lang: str
+) -> list[Field]:
+    """The inputs of one channel kind's config, from its config model's schema. Secrets
+    are password inputs, never filled in."""
+    fields = []
+    for name, prop, required in properties(schema, schema):
+        label = pick(lang, *CONFIG_LABELS.get(name, (name, name)))
+        numeric = prop.get("type") == "integer"
+        fields.append(
+            Field(
+                name=f"config.{kind}.{name}",
+                label=label,
+                kind="password" if name in secret else ("number" if numeric else "text"),
+                required=required,
+                minimum=1 if numeric else None,
+                value=None,
+            )
+        )
+    return fields
+
+
+def _refresh_in(
+    posts: list[Mapping[str, Any]], timers: list[Mapping[str, Any]], now: datetime
+) -> int | None:
+    """When the console should look again by itself: deliveries, auto-publishing and
+    reminders change posts without a game event (the stream refreshes the rest)."""
+    due: list[float] = []
+    blocked: set[str] = set()  # channels held back by a failed delivery (until the director acts)
+    for post in posts:
+        if post["status"] == "awaiting_review":
+            left = _seconds_until(post["publish_at"], now)
+            if left is not None:
+                due.append(left + 1)
+        for d in post["deliveries"]:
+            if d["status"] == "failed":
+                blocked.add(d["channel_id"])
+            if d["channel_id"] in blocked:
+                continue
+            if d["status"] == "sending":
+                due.append(REFRESH_MIN_SECONDS)
+            elif d["status"] == "pending":
+                left = _seconds_until(d["next_attempt_at"], now)
+                due.append(left + 1 if left is not None else REFRESH_MIN_SECONDS)
+    for timer in timers:
+        if timer.get("kind") == "reminder":
+            left = _seconds_until(timer.get("due_at"), now)
+            if left is not None:
+                due.append(left + 1)
+    if not due:
+        return None
+    return int(max(REFRESH_MIN_SECONDS, min(REFRESH_MAX_SECONDS, min(due))))

@@ -20,6 +20,7 @@ from app.db import make_engine, make_sessionmaker
 from app.main import create_app
 from app.models import Base
 from app.settings import Settings
+from tests.service.web_helpers import Browser
 
 DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432"
 
@@ -116,3 +117,19 @@ async def client(
     async with AsyncClient(transport=transport, base_url="http://test") as http:
         http.app = app  # type: ignore[attr-defined]
         yield http
+
+
+@pytest_asyncio.fixture
+async def browser(client: AsyncClient) -> AsyncIterator[Browser]:
+    """Fresh browsers (own cookie jars) on the same app, for the page tests."""
+    opened: list[AsyncClient] = []
+
+    def make() -> AsyncClient:
+        transport = ASGITransport(app=client.app, raise_app_exceptions=False)  # type: ignore[attr-defined]
+        http = AsyncClient(transport=transport, base_url="http://test")
+        opened.append(http)
+        return http
+
+    yield make
+    for http in opened:
+        await http.aclose()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +15,7 @@ from httpx import AsyncClient
 from app.clock import FakeClock
 from app.publish.worker import DeliveryWorker
 from app.settings import Settings
+from bench.webhook_sink import WebhookSink, serve_in_process
 from tests.service.helpers import Game, ok
 
 SINK_URL = "http://127.0.0.1:9/hook"  # never connected to: the sink is a MockTransport
@@ -59,3 +62,17 @@ async def webhook_channel(game: Game, name: str = "hook") -> dict[str, Any]:
 
 async def posts(game: Game, who: str | None = "director", after: int = 0) -> list[dict[str, Any]]:
     return ok(await game.get("/posts", who, params={"after": after}))  # type: ignore[no-any-return]
+
+
+@contextlib.asynccontextmanager
+async def webhook_receiver() -> AsyncIterator[tuple[WebhookSink, int]]:
+    """A real signed-webhook receiver on a local port, served in this event loop (it
+    checks every signature); yields it and its port."""
+    receiver = WebhookSink(WEBHOOK_SECRET)
+    server, task, port = await serve_in_process(receiver)
+    try:
+        yield receiver, port
+    finally:
+        server.should_exit = True
+        with contextlib.suppress(Exception):
+            await task

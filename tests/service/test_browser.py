@@ -20,6 +20,7 @@ from playwright.async_api import expect
 
 from app.clock import FakeClock
 from app.settings import Settings
+from bench.webhook_sink import WebhookSink
 from tests.service.browser import (
     DESKTOP,
     PHONE,
@@ -31,6 +32,11 @@ from tests.service.browser import (
 )
 from tests.service.island_helpers import example_settings, local, quiet_overrides
 from tests.service.live_server import thread_server
+from tests.service.publish_helpers import WEBHOOK_SECRET, webhook_receiver
+
+# What a page shows is awaited as long as an action may take (Playwright's own default for
+# `expect` is 5 s: too short for a live update on a machine shared with other test runs).
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest_asyncio.fixture(scope="module")
@@ -46,6 +52,27 @@ def server(settings: Settings, clock: FakeClock) -> Iterator[str]:
     )
     with thread_server(live, clock) as base:
         yield base
+
+
+@pytest.fixture
+def publishing_server(settings: Settings, clock: FakeClock) -> Iterator[str]:
+    """The app with its deadline loop and its delivery worker running."""
+    live = settings.model_copy(
+        update={
+            "scheduler_enabled": True,
+            "scheduler_interval_seconds": 0.05,
+            "publish_worker_enabled": True,
+            "publish_worker_interval_seconds": 0.1,
+        }
+    )
+    with thread_server(live, clock) as base:
+        yield base
+
+
+@pytest_asyncio.fixture
+async def sink() -> AsyncIterator[tuple[WebhookSink, int]]:
+    async with webhook_receiver() as running:
+        yield running
 
 
 class Pages:
@@ -417,3 +444,130 @@ async def invites_player(page: Any, name: str) -> str:
         "details.order-form[data-type=assassinate] select[name=target] option", has_text=name
     )
     return str(await option.get_attribute("value"))
+
+
+# --- publishing from the console -----------------------------------------------------------------
+async def add_channel(d: Any, kind: str, name: str, **config: str) -> None:
+    form = d.locator("form.channel-form")
+    if not await form.is_visible():
+        await d.click("details.add-channel > summary")
+    await form.locator("#channel-kind").select_option(kind)
+    await form.locator("#channel-name").fill(name)
+    for field, value in config.items():
+        await form.locator(f"[name='config.{kind}.{field}']").fill(value)
+    await form.locator("button[type=submit]").click()
+    await expect(d.locator("#channels .channel-list")).to_contain_text(name)
+
+
+async def test_a_round_result_is_reviewed_edited_approved_and_delivered(
+    publishing_server: str,
+    pages: Pages,
+    db_kind: str,
+    sink: tuple[WebhookSink, int],
+) -> None:
+    server = publishing_server
+    receiver, port = sink
+    shots = Shots(screenshots_folder(db_kind), "publish")
+    d = await pages.open(DESKTOP)
+    await create_game(d, server, shots, "team_battle", "赤壁·发帖")
+    await d.fill("#pforum", "孟德")
+    invite_a = await add_player(d, "曹操", "A")
+    await d.fill("#pforum", "公瑾")
+    invite_b = await add_player(d, "周瑜", "B")
+    await expect(d.locator("#roster input[name=forum_name]").first).to_have_value("孟德")
+
+    # Review every post; a signed webhook and a forum without an API (posted by hand).
+    await d.select_option("#review-mode", "always")
+    await d.click("form[action$='/publishing'] button[type=submit]")
+    await expect(d.locator("#review")).to_contain_text("没有待审的帖子")  # was: review is off
+    await add_channel(
+        d, "webhook", "机器人", url=f"http://127.0.0.1:{port}/hook", secret=WEBHOOK_SECRET
+    )
+    await add_channel(d, "manual", "NGA")
+    await expect(d.locator("#channels")).to_contain_text("已设置（不再显示）")
+    assert WEBHOOK_SECRET not in await d.content()
+    await shots(d, "console-channels")
+
+    await d.click("form[action$='/start'] button")
+    a, b = await pages.open(PHONE), await pages.open(DESKTOP)
+    await join(a, server, invite_a)
+    await join(b, server, invite_b)
+    await give_order(a, "deploy", fill={f"troops.{i}": "6" for i in range(5)})
+    await give_order(b, "deploy", fill={f"troops.{i}": "6" for i in range(5)})
+    # The director's console has caught up by itself (the orders table appeared: the page's
+    # shape is settled). Both sides ready through the command and battle phases (and a
+    # response window, if one opens): the round's result arrives in the queue live.
+    await expect(d.locator("#all-orders")).to_contain_text("部署")
+    result = d.locator("#review article.post", has=d.locator(".badge", has_text="回合结果"))
+    where = a.locator("#status .meta strong")  # "第 1 回合 · 统御阶段" (no countdown in it)
+    for _ in range(4):
+        before = await where.inner_text()
+        if "第 2 回合" in before:
+            break
+        await a.click("form.ready-form button")
+        await expect(a.locator(".alert.ok")).to_be_visible()
+        await b.click("form.ready-form button")
+        await expect(where).not_to_have_text(before)
+    await expect(result).to_have_count(1)
+    await expect(d.locator("#status")).to_contain_text("第 2 回合")
+    await result.scroll_into_view_if_needed()
+    await shots(d, "console-review-queue")
+
+    # Each format: BBCode and Markdown as source to copy, plain text as text; the tabs
+    # are radio buttons, so the keyboard moves between them.
+    await result.locator("label.tab", has_text="BBCode").click()
+    bbcode = result.locator(".panel-bbcode textarea")
+    await expect(bbcode).to_be_visible()
+    assert "[table]" in await bbcode.input_value()
+    await result.locator("label.tab", has_text="Markdown").click()
+    await expect(result.locator(".panel-markdown textarea")).to_be_visible()
+    await expect(bbcode).to_be_hidden()
+    await result.locator("input.tab-input[value=markdown]").focus()
+    await d.keyboard.press("ArrowRight")
+    await expect(result.locator(".panel-text .plain")).to_be_visible()
+    await shots(d, "console-review-text")
+
+    # Edit the title and the Markdown, then approve.
+    await result.locator("details.edit-post > summary").click()
+    await result.locator("input[name=title]").fill("赤壁·第一回合战报（导演审定）")
+    markdown = result.locator("textarea[name=body_markdown]")
+    await markdown.fill(await markdown.input_value() + "\n\n导演按：双方兵力相当。")
+    await result.locator("details.edit-post button[type=submit]").click()
+    edited = d.locator("#review article.post", has_text="赤壁·第一回合战报（导演审定）")
+    await expect(edited).to_have_count(1)
+    await edited.locator("form[action$='/approve'] button").click()
+
+    # Delivered: the webhook got it signed, and the console learns it without a reload.
+    published = d.locator("#posts article.post", has_text="赤壁·第一回合战报（导演审定）")
+    hook = published.locator("li.delivery", has_text="机器人")
+    await expect(hook).to_contain_text("已送达")
+    bodies = [b for b in receiver.bodies if b["post"]["kind"] == "round_result"]
+    assert [b["post"]["title"] for b in bodies] == ["赤壁·第一回合战报（导演审定）"]
+    assert bodies[0]["post"]["bodies"]["markdown"].endswith("导演按：双方兵力相当。")
+    assert receiver.stats()["bad_signatures"] == 0
+
+    # The forum without an API: copy the BBCode, post it by hand, record the link.
+    by_hand = published.locator("li.delivery", has_text="NGA")
+    await expect(by_hand).to_contain_text("待手动发布")
+    await d.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    await by_hand.locator("button.copy").click()
+    bbcode_post = await by_hand.locator("textarea").input_value()
+    assert "[table]" in bbcode_post
+    await d.wait_for_function(  # the copy button put the BBCode on the clipboard
+        "(want) => navigator.clipboard.readText().then((text) => text === want)", arg=bbcode_post
+    )
+    await by_hand.scroll_into_view_if_needed()
+    await shots(d, "console-manual-delivery")
+    link = "https://bbs.nga.cn/read.php?tid=31415926"
+    await by_hand.locator("input[name=url]").fill(link)
+    await by_hand.locator("button[type=submit]").click()
+    recorded = d.locator("#posts li.delivery", has_text="NGA").locator(f"a[href='{link}']")
+    await expect(recorded).to_have_count(1)
+    await shots(d, "console-delivered")
+
+    await d.set_viewport_size(PHONE)
+    await d.reload()
+    await expect(d.locator("#review")).to_be_visible()
+    assert await fits_the_screen(d)
+    await shots(d, "console-phone")
+    assert pages.errors == []

@@ -3,34 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable
 
 import pytest
-import pytest_asyncio
-from httpx import ASGITransport, AsyncClient
+from httpx import AsyncClient
 
 from app.services import auth
 from app.web.security import CSRF_COOKIE, session_cookie_name
 from tests.service.helpers import Game, bearer, ok, problem, team_battle
-from tests.service.web_helpers import browse, join, post_form, session_cookie
-
-Browser = Callable[[], AsyncClient]
-
-
-@pytest_asyncio.fixture
-async def browser(client: AsyncClient) -> AsyncIterator[Browser]:
-    """Fresh browsers (own cookie jars) on the same app."""
-    opened: list[AsyncClient] = []
-
-    def make() -> AsyncClient:
-        transport = ASGITransport(app=client.app, raise_app_exceptions=False)  # type: ignore[attr-defined]
-        http = AsyncClient(transport=transport, base_url="http://test")
-        opened.append(http)
-        return http
-
-    yield make
-    for http in opened:
-        await http.aclose()
+from tests.service.web_helpers import Browser, browse, join, post_form, session_cookie
 
 
 async def invite(game: Game, who: str) -> str:

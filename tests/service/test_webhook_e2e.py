@@ -3,7 +3,6 @@ receiver listening on a local port, every published post once, in order."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import AsyncIterator
 
 import pytest_asyncio
@@ -11,21 +10,15 @@ from httpx import AsyncClient
 
 from app.clock import FakeClock
 from app.publish.worker import DeliveryWorker
-from bench.webhook_sink import WebhookSink, serve_in_process
+from bench.webhook_sink import WebhookSink
 from tests.service.helpers import TB_SETTINGS, create_game, ok, tick
-from tests.service.publish_helpers import WEBHOOK_SECRET, posts
+from tests.service.publish_helpers import WEBHOOK_SECRET, posts, webhook_receiver
 
 
 @pytest_asyncio.fixture
 async def sink() -> AsyncIterator[tuple[WebhookSink, int]]:
-    receiver = WebhookSink(WEBHOOK_SECRET)
-    server, task, port = await serve_in_process(receiver)
-    try:
-        yield receiver, port
-    finally:
-        server.should_exit = True
-        with contextlib.suppress(Exception):
-            await task
+    async with webhook_receiver() as running:
+        yield running
 
 
 async def test_a_played_game_reaches_a_signed_webhook(

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from httpx import AsyncClient, Response
 
 from app.web.security import CSRF_COOKIE
+
+Browser = Callable[[], AsyncClient]  # the `browser` fixture: a new browser per call
 
 CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 

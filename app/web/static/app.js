@@ -60,6 +60,11 @@
         const old = document.getElementById(fresh.id);
         if (!old) return;
         if (busy(old)) return;
+        // The tab (a post's format) the reader chose stays chosen.
+        old.querySelectorAll("input[type=radio]:checked").forEach((radio) => {
+          const same = radio.id && fresh.querySelector("#" + CSS.escape(radio.id));
+          if (same) same.checked = true;
+        });
         old.replaceWith(fresh);
         startCountdowns(fresh);
         bindOdds(fresh);
@@ -71,8 +76,20 @@
     } finally {
       refreshing = false;
       if (again) { again = false; setTimeout(refresh, 100); }
+      lookAgainLater();
     }
   }
+
+  // Some changes come without a game event (a post delivered, published by its timer, a
+  // reminder): the page says when to look again by itself (data-refresh-in, seconds).
+  let later = null;
+  function lookAgainLater() {
+    clearTimeout(later);
+    const el = document.querySelector("[data-refresh-in]");
+    const seconds = el ? parseInt(el.dataset.refreshIn, 10) : NaN;
+    if (!Number.isNaN(seconds) && seconds > 0) later = setTimeout(refresh, seconds * 1000);
+  }
+  lookAgainLater();
   // A burst of events makes one refresh; many watchers of one game spread theirs out.
   let timer = null;
   function soon() { clearTimeout(timer); timer = setTimeout(refresh, 150 + Math.random() * 500); }
@@ -116,4 +133,46 @@
     });
   }
   bindOdds(document);
+
+  // --- copy buttons: the text of the box they name (data-copy), to the clipboard
+  async function copy(button) {
+    const target = document.getElementById(button.dataset.copy);
+    if (!target) return;
+    const text = "value" in target ? target.value : target.textContent;
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (e) {
+      // Not a secure context, or no permission: select it and copy the old way.
+      if (target.select) { target.focus(); target.select(); } else {
+        const range = document.createRange();
+        range.selectNodeContents(target);
+        const selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+      }
+      document.execCommand("copy");
+    }
+    const label = button.textContent;
+    button.classList.add("done");
+    button.textContent = button.dataset.done || label;
+    setTimeout(() => { button.classList.remove("done"); button.textContent = label; }, 1500);
+  }
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("button[data-copy]");
+    if (button) { event.preventDefault(); copy(button); }
+  });
+
+  // --- a select that shows the fieldset of its choice (a channel kind's config fields);
+  // the others are disabled, so they are neither checked nor sent.
+  document.querySelectorAll("select[data-switch]").forEach((select) => {
+    const show = () => {
+      select.form.querySelectorAll("fieldset." + select.dataset.switch).forEach((set) => {
+        const on = set.dataset.kind === select.value;
+        set.hidden = !on;
+        set.disabled = !on;
+      });
+    };
+    select.addEventListener("change", show);
+    show();
+  });
 })();
