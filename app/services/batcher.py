@@ -8,8 +8,9 @@ statement per table, commit, and only then answer each caller. Each order is che
 its own: a refused order gets its own 409 and changes nothing, and does not hold up the
 others. If the transaction itself fails, every order of the batch is retried alone.
 
-A batch holds at most one order per game (a game's orders apply in sequence); the rest wait
-for the next batch. A few workers run at once, on disjoint games, so one batch's round trips
+A batch holds at most one order per game; the rest wait for the next batch, so a game's
+orders apply in the order they reached the batcher (concurrent requests promise no order
+between them before that). A few workers run at once, on disjoint games, so one batch's round trips
 to the database overlap another's work. Requests with an Idempotency-Key take the ordinary
 one-request path.
 """
