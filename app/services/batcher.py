@@ -6,7 +6,8 @@ batch — and runs them in one transaction: lock the games (in id order, so two 
 never deadlock), check each order against its rules, write all the accepted steps with one
 statement per table, commit, and only then answer each caller. Each order is checked on
 its own: a refused order gets its own 409 and changes nothing, and does not hold up the
-others. If the transaction itself fails, every order of the batch is retried alone.
+others. If the transaction itself fails, every order of the batch is retried alone —
+unless the database is unavailable: then the whole batch is answered 503 at once.
 
 A batch holds at most one order per game; the rest wait for the next batch, so a game's
 orders apply in the order they reached the batcher (concurrent requests promise no order
@@ -28,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import defer
 
 from app.clock import Clock
+from app.db import database_unavailable
 from app.errors import AppError, not_found
 from app.models import Game
 from app.services.auth import principal_for
@@ -100,7 +102,18 @@ class OrderBatcher:
             self._busy_games |= games
             try:
                 await self._run(batch)
-            except Exception:  # the shared transaction failed: each order alone
+            except Exception as error:
+                if database_unavailable(error):
+                    # The database is away: every order of the batch gets the same 503 at
+                    # once. Retrying them one by one would only wait out the timeouts in
+                    # turn, and could write twice an order whose COMMIT reached the
+                    # server before the connection broke.
+                    log.warning("order batch of %d failed: database unavailable", len(batch))
+                    for item in batch:
+                        if not item.future.done():
+                            item.future.set_exception(error)
+                    continue
+                # The shared transaction failed: each order alone.
                 log.exception("order batch of %d failed; retrying one by one", len(batch))
                 for item in batch:
                     if item.future.done():
