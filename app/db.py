@@ -52,17 +52,25 @@ def make_engine(
     # server closed (a restart) is known closed without one and replaced on checkout; one
     # that fails in use is invalidated with every other connection of its generation.
     engine = create_async_engine(url, echo=echo, connect_args=connect_args, **kwargs)
-    _replace_closed_connections(engine)
+    _drop_broken_connections(engine)
     return engine
 
 
-def _replace_closed_connections(engine: AsyncEngine) -> None:
+def _drop_broken_connections(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "checkout")
     def _checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
         driver = getattr(dbapi_connection, "driver_connection", None)
         is_closed = getattr(driver, "is_closed", None)
         if is_closed is not None and is_closed():
             raise exc.DisconnectionError("the server closed this pooled connection")
+
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def _handle_error(context: Any) -> None:
+        # A statement that got no answer in time (or a socket error) leaves the
+        # connection in an unknown state: discard it, and the pool's other connections
+        # of its generation, instead of rolling back on it and waiting all over again.
+        if isinstance(context.original_exception, OSError):  # TimeoutError included
+            context.is_disconnect = True
 
 
 # SQLSTATE classes and codes that say "the database cannot serve you now", not "this

@@ -7,7 +7,8 @@ never deadlock), check each order against its rules, write all the accepted step
 statement per table, commit, and only then answer each caller. Each order is checked on
 its own: a refused order gets its own 409 and changes nothing, and does not hold up the
 others. If the transaction itself fails, every order of the batch is retried alone —
-unless the database is unavailable: then the whole batch is answered 503 at once.
+unless the database is unavailable: then the batch and all that queued behind it are
+answered 503 at once.
 
 A batch holds at most one order per game; the rest wait for the next batch, so a game's
 orders apply in the order they reached the batcher (concurrent requests promise no order
@@ -104,12 +105,14 @@ class OrderBatcher:
                 await self._run(batch)
             except Exception as error:
                 if database_unavailable(error):
-                    # The database is away: every order of the batch gets the same 503 at
-                    # once. Retrying them one by one would only wait out the timeouts in
-                    # turn, and could write twice an order whose COMMIT reached the
-                    # server before the connection broke.
-                    log.warning("order batch of %d failed: database unavailable", len(batch))
-                    for item in batch:
+                    # The database is away: this batch, and every order queued behind it,
+                    # gets the same 503 now. Retrying them one by one, or batch after
+                    # batch, would only wait out the timeouts in turn (a game's orders
+                    # queue one per batch), and could write twice an order whose COMMIT
+                    # reached the server before the connection broke.
+                    stranded, self._queue = batch + self._queue, []
+                    log.warning("%d orders refused: database unavailable", len(stranded))
+                    for item in stranded:
                         if not item.future.done():
                             item.future.set_exception(error)
                     continue

@@ -18,6 +18,7 @@ import contextlib
 import os
 import pwd
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -168,15 +169,18 @@ class Cluster:
         if not (self.bin / "initdb").exists():
             _cannot_run(f"no initdb in {self.bin} (set PG_BIN)")
         self.as_root = os.geteuid() == 0
-        self.root = Path(tempfile.mkdtemp(prefix="forumplay-pg-"))
+        owner = None
         if self.as_root:
             try:
                 owner = pwd.getpwnam("postgres")
             except KeyError:
                 _cannot_run("running as root and there is no postgres user to run it as")
+        self.root = Path(tempfile.mkdtemp(prefix="forumplay-pg-"))
+        if owner is not None:
             os.chown(self.root, owner.pw_uid, owner.pw_gid)
         self.data = self.root / "data"
         self.port = _closed_port()
+        self.frozen: list[int] = []
 
     @property
     def url(self) -> str:
@@ -211,7 +215,34 @@ class Cluster:
         connection, refuse new ones until started again."""
         self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "120", "stop")
 
+    def processes(self) -> list[int]:
+        """The server process and its children (connections, background workers)."""
+        server = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError):
+                    # /proc/PID/stat: "pid (comm) state ppid ..."; comm may hold spaces.
+                    fields = (entry / "stat").read_text().rpartition(")")[2].split()
+                    if int(fields[1]) == server:
+                        children.append(int(entry.name))
+        return [server, *children]
+
+    def freeze(self) -> None:
+        """The server stops answering without closing anything (a hung host, a network
+        cut): every process of this cluster is stopped (SIGSTOP) until ``thaw``."""
+        self.frozen = self.processes()
+        for pid in self.frozen:
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        for pid in self.frozen:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        self.frozen = []
+
     def destroy(self) -> None:
+        self.thaw()
         with contextlib.suppress(Exception):
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.root, ignore_errors=True)
@@ -234,7 +265,13 @@ def cluster(db_kind: str) -> Iterator[Cluster]:
         own.destroy()
 
 
-def outage_settings(url: str) -> Settings:
+def outage_settings(url: str, **timeouts: float) -> Settings:
+    values: dict[str, Any] = {
+        "db_connect_timeout_seconds": 3,
+        "db_pool_timeout_seconds": 5,
+        "db_command_timeout_seconds": 10,
+        **timeouts,
+    }
     return Settings(
         database_url=url,
         scheduler_enabled=True,
@@ -243,9 +280,7 @@ def outage_settings(url: str) -> Settings:
         publish_allow_private_urls=True,
         admin_token=None,
         db_pool_size=10,
-        db_connect_timeout_seconds=3,
-        db_pool_timeout_seconds=5,
-        db_command_timeout_seconds=10,
+        **values,
     )
 
 
@@ -293,6 +328,15 @@ async def waiting(condition: Any, what: str, load: Load | None = None) -> None:
     await asyncio.to_thread(wait_until, condition, timeout=WAIT, what=what, give_up=wrong)
 
 
+async def new_games(http: AsyncClient, count: int, deployment_seconds: int) -> list[Game]:
+    settings = {"deployment_seconds": deployment_seconds}
+    return list(await asyncio.gather(*(team_battle(http, settings) for _ in range(count))))
+
+
+def is_ready(base: str) -> bool:
+    return httpx.get(f"{base}/readyz", timeout=REQUEST_BOUND).status_code == 200
+
+
 async def test_the_database_goes_away_and_comes_back(cluster: Cluster) -> None:
     clock = FakeClock()
     with thread_server(outage_settings(cluster.url), clock) as base:
@@ -303,21 +347,14 @@ async def test_the_database_goes_away_and_comes_back(cluster: Cluster) -> None:
 async def outage(cluster: Cluster, clock: FakeClock, base: str, http: AsyncClient) -> None:
     assert ok(await http.get("/readyz"))["status"] == "ready"
 
-    async def games(count: int, deployment_seconds: int) -> list[Game]:
-        settings = {"deployment_seconds": deployment_seconds}
-        return list(await asyncio.gather(*(team_battle(http, settings) for _ in range(count))))
-
-    busy = await games(4, 86400)  # the load's games: no deadline comes due in this test
-    at_stop = await games(4, 1800)  # due as the database stops: perhaps being resolved
-    while_away = await games(4, 3600)  # due while the database is away
+    busy = await new_games(http, 4, 86400)  # the load's: none of their deadlines come due
+    at_stop = await new_games(http, 4, 1800)  # due as the database stops: perhaps resolving
+    while_away = await new_games(http, 4, 3600)  # due while the database is away
     watched = while_away[0]
 
     def phase(game: Game) -> str | None:
         response = httpx.get(f"{base}{game.url}/view", headers=_auth(game), timeout=REQUEST_BOUND)
         return str(response.json()["phase"]) if response.status_code == 200 else None
-
-    def ready() -> bool:
-        return httpx.get(f"{base}/readyz", timeout=REQUEST_BOUND).status_code == 200
 
     load = Load()
     async with open_stream(base, watched.id, _auth(watched)) as stream:
@@ -345,7 +382,7 @@ async def outage(cluster: Cluster, clock: FakeClock, base: str, http: AsyncClien
             load.period = "back"
 
             # Back: everything recovers by itself, without a restart of the service.
-            await waiting(ready, "/readyz to say ready again")
+            await waiting(lambda: is_ready(base), "/readyz to say ready again")
             await waiting(lambda: load.count("back", 201) >= 10, "orders acknowledged again", load)
             for game in at_stop + while_away:
                 await waiting(lambda game=game: phase(game) == "command", f"{game.id}'s deadline")
@@ -359,6 +396,43 @@ async def outage(cluster: Cluster, clock: FakeClock, base: str, http: AsyncClien
     assert not load.wrong, load.wrong[:5]
     assert load.count("away", 201) == 0
     await check_nothing_lost(cluster, load, at_stop + while_away)
+
+
+async def test_a_database_that_stops_answering_is_a_503_within_the_timeouts(
+    cluster: Cluster,
+) -> None:
+    """Nothing is refused or closed, the answers just stop coming: the connect, command
+    and pool timeouts turn that into 503s instead of requests that hang, and when the
+    database answers again the service carries on."""
+    timeouts = {
+        "db_connect_timeout_seconds": 2,
+        "db_command_timeout_seconds": 3,
+        "db_pool_timeout_seconds": 3,
+    }
+    with thread_server(outage_settings(cluster.url, **timeouts), FakeClock()) as base:
+        async with httpx.AsyncClient(base_url=base, timeout=REQUEST_BOUND) as http:
+            busy = await new_games(http, 4, 86400)
+            load = Load()
+            clients = [asyncio.create_task(submit_orders(http, busy, load, i)) for i in range(4)]
+            try:
+                await waiting(lambda: load.count("before", 201) >= 10, "orders", load)
+                await asyncio.to_thread(cluster.freeze)
+                try:
+                    load.period = "away"
+                    await waiting(lambda: load.count("away", 503) >= 4, "503s", load)
+                    unavailable(await http.get("/readyz"))
+                    assert ok(await http.get("/healthz")) == {"ok": True}
+                finally:
+                    load.period = "restarting"  # requests waiting now may yet succeed
+                    cluster.thaw()
+                load.period = "back"
+                await waiting(lambda: is_ready(base), "/readyz to say ready again")
+                await waiting(lambda: load.count("back", 201) >= 10, "orders again", load)
+            finally:
+                load.stop.set()
+                await asyncio.gather(*clients)
+    assert not load.wrong, load.wrong[:5]  # among them any request past REQUEST_BOUND
+    await check_nothing_lost(cluster, load, [])
 
 
 async def check_nothing_lost(cluster: Cluster, load: Load, deadline_games: list[Game]) -> None:
