@@ -87,7 +87,7 @@ _DRIVER_MODULES = ("sqlalchemy.", "asyncpg.", "aiosqlite.", "sqlite3.")
 
 def database_unavailable(error: BaseException) -> bool:
     """Whether ``error`` means the database is unreachable or not serving for now (a
-    retry later may succeed, nothing was changed), as opposed to a bug or a bad request."""
+    retry later may succeed), as opposed to a bug or a bad request."""
     seen: set[int] = set()
     pending: list[BaseException | None] = [error]
     while pending:

@@ -37,14 +37,12 @@ from app.settings import Settings, get_settings
 from app.web import routes as web_routes
 
 PROBLEM_JSON = "application/problem+json"
+log = logging.getLogger("forumplay")
 
 
 class Readiness(BaseModel):
     status: Literal["ready"]
     revisions: list[str] = Field(description="The Alembic revisions the database is at.")
-
-
-log = logging.getLogger("forumplay")
 
 
 def _problem_response(
