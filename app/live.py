@@ -35,6 +35,14 @@ from app.models import EVENTS, GAMES
 CHANNEL = "forumplay_events"
 log = logging.getLogger("forumplay.live")
 
+LISTEN_CONNECT_TIMEOUT_SECONDS = 5.0
+# A LISTEN connection is idle: a server that vanished without closing it (a network cut)
+# would go unnoticed, so it is probed this often, and given up if the probe gets no answer.
+LISTEN_PROBE_SECONDS = 15.0
+LISTEN_PROBE_TIMEOUT_SECONDS = 5.0
+RECONNECT_FIRST_SECONDS = 0.1
+RECONNECT_MAX_SECONDS = 2.0
+
 _PENDING = "live_changes"
 
 
@@ -269,30 +277,38 @@ class Hub:
 
     # --- PostgreSQL LISTEN ----------------------------------------------------------
     async def _listen_forever(self) -> None:
+        """Hold the LISTEN connection; when it is lost (the database restarted or stopped
+        answering), reconnect with backoff and re-read every feed, since notices sent
+        meanwhile were missed."""
         import asyncpg
 
         dsn = make_url(self._url).set(drivername="postgresql").render_as_string(False)
         first = True
+        delay = RECONNECT_FIRST_SECONDS
         while True:
             lost = asyncio.Event()
             try:
-                conn = await asyncpg.connect(dsn)
-            except Exception:
-                log.exception("LISTEN connection failed; retrying")
-                await asyncio.sleep(1)
+                conn = await asyncpg.connect(dsn, timeout=LISTEN_CONNECT_TIMEOUT_SECONDS)
+            except Exception as error:  # noqa: BLE001 - any failure: try again later
+                log.warning("LISTEN connection failed (%r); retrying in %.1f s", error, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RECONNECT_MAX_SECONDS)
                 continue
+            delay = RECONNECT_FIRST_SECONDS
             try:
                 conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
                 await conn.add_listener(CHANNEL, self._on_pg_notice)
                 self._listening.set()
                 if not first:
+                    log.warning("LISTEN connection restored")
                     self._poke_all()
                 first = False
-                await lost.wait()
+                await _until_lost(conn, lost)
                 log.warning("LISTEN connection lost; reconnecting")
+            except Exception as error:  # noqa: BLE001 - setting up LISTEN failed: reconnect
+                log.warning("LISTEN connection broke (%r); reconnecting", error)
             finally:
-                with contextlib.suppress(Exception):
-                    await conn.close()
+                conn.terminate()
 
     def _on_pg_notice(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         game_id, _, seq = payload.partition(" ")
@@ -300,3 +316,15 @@ class Hub:
             self._on_notice(game_id, int(seq))
         except ValueError:
             log.warning("malformed notice %r", payload)
+
+
+async def _until_lost(conn: Any, lost: asyncio.Event) -> None:
+    """Return once the LISTEN connection is closed or stops answering its probe."""
+    while not lost.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(lost.wait(), timeout=LISTEN_PROBE_SECONDS)
+            return
+        try:
+            await conn.execute("SELECT 1", timeout=LISTEN_PROBE_TIMEOUT_SECONDS)
+        except Exception:  # noqa: BLE001 - no answer: treat the connection as lost
+            return

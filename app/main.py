@@ -7,19 +7,28 @@ import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy import func, select, text
+from pydantic import BaseModel, Field
+from sqlalchemy import func, select
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 
 from app import observability
 from app.api import access, archive, director, games, openapi, orders, publishing, stream
+from app.api.problems import problems
 from app.clock import Clock, SystemClock
-from app.db import make_engine, make_sessionmaker
+from app.db import (
+    database_revisions,
+    database_unavailable,
+    make_engine,
+    make_sessionmaker,
+    migration_heads,
+)
 from app.errors import AppError, prefers_english, problem
 from app.live import Hub
 from app.publish.models import DeliveryRow
@@ -34,10 +43,33 @@ PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger("forumplay")
 
 
-def _problem_response(request: Request, error: AppError) -> JSONResponse:
+class Readiness(BaseModel):
+    status: Literal["ready"]
+    revisions: list[str] = Field(description="The Alembic revisions the database is at.")
+
+
+def _problem_response(
+    request: Request, error: AppError, headers: dict[str, str] | None = None
+) -> JSONResponse:
     english = prefers_english(request.headers.get("accept-language"))
     request.scope[observability.PROBLEM_CODE] = error.code  # orders refused, by code
-    return JSONResponse(problem(error, english), status_code=error.status, media_type=PROBLEM_JSON)
+    return JSONResponse(
+        problem(error, english), status_code=error.status, media_type=PROBLEM_JSON, headers=headers
+    )
+
+
+# How soon a client may try again when the database is away (a restart takes seconds).
+RETRY_AFTER_SECONDS = "2"
+
+
+def database_unavailable_error() -> AppError:
+    return AppError(
+        503,
+        "database_unavailable",
+        "数据库暂时无法访问，请稍后重试；未得到成功答复的请求不算已受理。",
+        "The database is unreachable for now; retry later. A request without a "
+        "successful answer was not acknowledged.",
+    )
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
@@ -47,7 +79,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_echo)
+        engine = make_engine(
+            settings.database_url,
+            settings.db_pool_size,
+            settings.db_echo,
+            connect_timeout=settings.db_connect_timeout_seconds,
+            command_timeout=settings.db_command_timeout_seconds,
+            pool_timeout=settings.db_pool_timeout_seconds,
+        )
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
         await app.state.hub.start()
@@ -139,12 +178,54 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         )
         return _problem_response(request, failure)
 
+    async def database_error(request: Request, error: Exception) -> JSONResponse:
+        """The database is away (stopped, restarting, unreachable, out of connections):
+        a quick 503 the client may retry, not a 500. Anything else is a bug: re-raised
+        to the handler of unexpected errors."""
+        if not database_unavailable(error):
+            raise error
+        log.warning("database unavailable on %s %s: %s", request.method, request.url.path, error)
+        return _problem_response(
+            request, database_unavailable_error(), {"Retry-After": RETRY_AFTER_SECONDS}
+        )
+
+    # Connection failures surface as SQLAlchemy errors, or as the driver's OSError /
+    # TimeoutError when a connection cannot be opened or an answer does not come.
+    app.add_exception_handler(SQLAlchemyError, database_error)
+    app.add_exception_handler(OSError, database_error)
+
     @app.get("/healthz", tags=["ops"])
-    async def healthz(request: Request) -> dict[str, Any]:
-        """Liveness and database check."""
-        async with request.app.state.engine.connect() as conn:
-            await conn.execute(text("SELECT 1"))
+    async def healthz() -> dict[str, Any]:
+        """Liveness: the process answers. It does not touch the database (see /readyz),
+        so an outage of the database does not get a healthy process restarted."""
         return {"ok": True}
+
+    @app.get("/readyz", tags=["ops"], response_model=Readiness, responses=problems(503))
+    async def readyz(request: Request) -> Any:
+        """Readiness: the database answers and its migrations are at the head revision;
+        503 (`database_unavailable`, `migrations_pending`) otherwise."""
+        heads = migration_heads()
+        try:
+            async with asyncio.timeout(settings.db_connect_timeout_seconds + 1):
+                current = await database_revisions(request.app.state.engine)
+        except Exception as error:  # noqa: BLE001 - whatever the cause, not ready
+            if not isinstance(error, TimeoutError) and not database_unavailable(error):
+                log.exception("readiness check failed")
+            return _problem_response(
+                request, database_unavailable_error(), {"Retry-After": RETRY_AFTER_SECONDS}
+            )
+        if current != heads:
+            return _problem_response(
+                request,
+                AppError(
+                    503,
+                    "migrations_pending",
+                    "数据库的迁移版本不是最新，请先运行迁移。",
+                    "The database is not migrated to the head revision; run the migrations.",
+                    extra={"revisions": sorted(current), "head": sorted(heads)},
+                ),
+            )
+        return {"status": "ready", "revisions": sorted(current)}
 
     @app.get("/metrics", response_class=Response, include_in_schema=False)  # not JSON
     async def metrics(request: Request) -> Response:

@@ -62,6 +62,23 @@ class Settings(BaseSettings):
         "'how to verify' links in posts; unset: posts carry no links.",
     )
     db_pool_size: int = Field(20, description="Connection pool size (PostgreSQL).")
+    db_connect_timeout_seconds: float = Field(
+        5.0,
+        gt=0,
+        description="Longest wait to open a database connection; past it the request is "
+        "answered 503 database_unavailable (PostgreSQL).",
+    )
+    db_command_timeout_seconds: float = Field(
+        30.0,
+        gt=0,
+        description="Longest wait for one statement's answer before the connection is "
+        "given up (PostgreSQL): a database that stops answering cannot hang a request.",
+    )
+    db_pool_timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="Longest wait for a free pooled connection before answering 503.",
+    )
     db_echo: bool = False
     secret_key: str | None = Field(
         None,

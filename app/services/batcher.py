@@ -6,10 +6,13 @@ batch — and runs them in one transaction: lock the games (in id order, so two 
 never deadlock), check each order against its rules, write all the accepted steps with one
 statement per table, commit, and only then answer each caller. Each order is checked on
 its own: a refused order gets its own 409 and changes nothing, and does not hold up the
-others. If the transaction itself fails, every order of the batch is retried alone.
+others. If the transaction itself fails, every order of the batch is retried alone —
+unless the database is unavailable: then the batch and all that queued behind it are
+answered 503 at once.
 
-A batch holds at most one order per game (a game's orders apply in sequence); the rest wait
-for the next batch. A few workers run at once, on disjoint games, so one batch's round trips
+A batch holds at most one order per game; the rest wait for the next batch, so a game's
+orders apply in the order they reached the batcher (concurrent requests promise no order
+between them before that). A few workers run at once, on disjoint games, so one batch's round trips
 to the database overlap another's work. Requests with an Idempotency-Key take the ordinary
 one-request path.
 """
@@ -27,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import defer
 
 from app.clock import Clock
+from app.db import database_unavailable
 from app.errors import AppError, not_found
 from app.models import Game
 from app.services.auth import principal_for
@@ -99,7 +103,20 @@ class OrderBatcher:
             self._busy_games |= games
             try:
                 await self._run(batch)
-            except Exception:  # the shared transaction failed: each order alone
+            except Exception as error:
+                if database_unavailable(error):
+                    # The database is away: this batch, and every order queued behind it,
+                    # gets the same 503 now. Retrying them one by one, or batch after
+                    # batch, would only wait out the timeouts in turn (a game's orders
+                    # queue one per batch), and could write twice an order whose COMMIT
+                    # reached the server before the connection broke.
+                    stranded, self._queue = batch + self._queue, []
+                    log.warning("%d orders refused: database unavailable", len(stranded))
+                    for item in stranded:
+                        if not item.future.done():
+                            item.future.set_exception(error)
+                    continue
+                # The shared transaction failed: each order alone.
                 log.exception("order batch of %d failed; retrying one by one", len(batch))
                 for item in batch:
                     if item.future.done():

@@ -10,6 +10,7 @@ from httpx import AsyncClient
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.errors import AppError
 from app.models import OrderRow
 from app.services import batcher as batcher_module
 from tests.service.helpers import Game, ok, problem, team_battle
@@ -26,11 +27,8 @@ async def stored(sessionmaker: async_sessionmaker[AsyncSession], game: Game) -> 
     return int(count or 0)
 
 
-async def test_concurrent_orders_are_each_accepted_or_refused_on_their_own(
-    client: AsyncClient,
-    sessionmaker: async_sessionmaker[AsyncSession],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _counting_batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many steps each committed batch wrote, in commit order."""
     sizes: list[int] = []
     original = batcher_module.persist_steps
 
@@ -39,11 +37,22 @@ async def test_concurrent_orders_are_each_accepted_or_refused_on_their_own(
         await original(session, writes)
 
     monkeypatch.setattr(batcher_module, "persist_steps", counting)
+    return sizes
+
+
+async def _statuses(game: Game) -> dict[str, str]:
+    return {o["id"]: o["status"] for o in ok(await game.get("/orders", "director"))}
+
+
+async def test_concurrent_orders_are_each_accepted_or_refused_on_their_own(
+    client: AsyncClient,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
     games = [await team_battle(client) for _ in range(4)]
     calls = []
     for game in games:
         calls += [game.post("/orders", "a1", GOOD), game.post("/orders", "b1", BAD)]
-        calls.append(game.post("/orders", "a2", GOOD))  # same game: waits for the next batch
+        calls.append(game.post("/orders", "a2", GOOD))  # the same side's deployment again
     responses = await asyncio.gather(*calls)
     for i, game in enumerate(games):
         first, bad, second = responses[3 * i : 3 * i + 3]
@@ -51,10 +60,43 @@ async def test_concurrent_orders_are_each_accepted_or_refused_on_their_own(
         assert problem(bad, 409, "bad_deployment")["rule"] == "TB-10"
         ok(second, 201)
         assert await stored(sessionmaker, game) == 2
-        # A's second deploy replaced the first (in submission order); B has none.
-        statuses = {o["id"]: o["status"] for o in ok(await game.get("/orders", "director"))}
-        assert statuses == {first.json()["id"]: "replaced", second.json()["id"]: "pending"}
-    assert max(sizes) > 1  # they really were written together
+        # Concurrent requests promise no order between them: whichever of side A's two
+        # deployments was applied last replaced the other; B has none.
+        statuses = await _statuses(game)
+        assert set(statuses) == {first.json()["id"], second.json()["id"]}
+        assert sorted(statuses.values()) == ["pending", "replaced"]
+
+
+async def test_a_games_orders_apply_in_arrival_order_while_games_share_batches(
+    client: AsyncClient,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Submissions reach the batcher in a known order (each queues before the worker
+    runs), so the order a game's orders apply in is checked without racing."""
+    sizes = _counting_batches(monkeypatch)
+    batcher = client.app.state.batcher  # type: ignore[attr-defined]
+    games = [await team_battle(client) for _ in range(4)]
+    second_deploy = {"type": "deploy", "troops": [6, 6, 6, 6, 6]}
+    calls = []
+    for game in games:
+        calls += [
+            batcher.submit(game.id, game.token("a1"), GOOD),
+            batcher.submit(game.id, game.token("b1"), BAD),
+            batcher.submit(game.id, game.token("a2"), second_deploy),
+        ]
+    outcomes = await asyncio.gather(*calls, return_exceptions=True)
+    for i, game in enumerate(games):
+        first, bad, second = outcomes[3 * i : 3 * i + 3]
+        assert isinstance(first, dict) and isinstance(second, dict), (first, second)
+        assert isinstance(bad, AppError) and (bad.code, bad.rule) == ("bad_deployment", "TB-10")
+        # The later arrival was applied last: it replaced the earlier one and stands.
+        assert await _statuses(game) == {first["id"]: "replaced", second["id"]: "pending"}
+        orders = {o["status"]: o["body"] for o in ok(await game.get("/orders", "director"))}
+        assert orders["pending"] == second_deploy
+        assert await stored(sessionmaker, game) == 2
+    # The four games' orders were written together, one batch per position in the queue.
+    assert sorted(sizes, reverse=True)[:2] == [4, 4]
 
 
 async def test_a_failed_batch_is_retried_order_by_order(
