@@ -21,6 +21,7 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.bridge import reader as forum_reader
 from app.clock import Clock
 from app.errors import AppError
 from app.models import Game, Timer
@@ -72,6 +73,9 @@ async def _run_one(
             .with_for_update(skip_locked=True)
             .execution_options(populate_existing=True)
         )
+        if game is not None and timer.kind in forum_reader.TIMER_KINDS:
+            await forum_reader.run_timer(session, game, timer, now)  # reads after commit
+            return True
         if game is not None and timer.kind in outbox.SERVICE_TIMER_KINDS:
             await publishing.run_service_timer(session, game, timer, now)  # no ruleset
             return True
