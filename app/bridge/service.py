@@ -239,13 +239,13 @@ async def process(session: AsyncSession, game: Game, message: ForumMessage, now:
     row = _row(game.id, message, "ignored", now)
     session.add(row)
     await session.flush()  # claim the revision now: a concurrent reader fails here
+    earlier = await _earlier_orders(session, game.id, message.post_id)
+    if message.deleted:
+        return await _deleted(session, game, bridge, row, message, earlier, now)
     bot = str(config.get("username") or config.get("api_username") or "")
     author = message.author or ""
     if not author or _same_name(author, bot):
         return row.outcome
-    earlier = await _earlier_orders(session, game.id, message.post_id)
-    if message.deleted:
-        return await _deleted(session, game, bridge, row, message, earlier, now)
     text = own_words(message.raw or "")
     code = link_code(text)
     if code is not None:
