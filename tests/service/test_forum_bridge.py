@@ -21,6 +21,7 @@ from app.clock import FakeClock
 from app.publish.worker import DeliveryWorker
 from tests.service.helpers import Game, ok, problem, team_battle, tick
 from tests.service.publish_helpers import posts
+from tests.service.web_helpers import browse, join
 
 FORUM = "http://127.0.0.1:9"
 THREAD = 7
@@ -282,8 +283,6 @@ async def test_a_link_code_from_the_player_page_links_the_poster(
     misago.say("carol", "调兵 3→2 4人")  # not linked yet: ignored
     misago.say("carol", f"绑定 {code}")
     await b.read()
-    players = ok(await b.game.get("/view", "director"))
-    assert players is not None
     misago.say("carol", "调兵 3→2 4人")
     await b.read()
     (order,) = await b.orders("a1")
@@ -296,21 +295,17 @@ async def test_a_link_code_from_the_player_page_links_the_poster(
 
 
 async def link_code(game: Game, player: str) -> str:
-    """The code the player's page shows (read through the service the page uses)."""
-    from app.bridge.service import player_link
-    from app.services.auth import PlayerInfo, Principal
-    from app.services.games import load_game
-
-    app = game.http.app  # type: ignore[attr-defined]
-    async with app.state.sessionmaker() as session, session.begin():
-        loaded = await load_game(session, game.id, lock=True)
-        info = game.players[player]
-        who = PlayerInfo(id=info["id"], game_id=game.id, name=player, side="A")
-        shown = await player_link(
-            session, loaded, Principal("player", player=who), app.state.clock.now()
-        )
-    assert shown is not None
-    return str(shown["code"])
+    """The code the player's own page shows, with how to use it (Chinese first)."""
+    invite = ok(await game.post(f"/players/{game.players[player]['id']}/invite", "director"), 201)
+    await join(game.http, invite["url"])
+    page = (await browse(game.http, f"/play/{game.id}")).text
+    found = re.search(r"FP-[A-Z0-9]{8}", page)
+    assert found, page
+    code = found.group(0)
+    assert f"绑定 {code}" in page
+    english = await browse(game.http, f"/play/{game.id}", headers={"Accept-Language": "en"})
+    assert f"link {code}" in english.text  # the same code until it is used
+    return code
 
 
 async def test_only_the_director_turns_reading_on_and_only_forum_channels(
