@@ -233,7 +233,15 @@ class ForumReader:
         if event_name == "post_destroyed":
             message = ForumMessage(str(post_id), "deleted", payload.get("username"), None)
         else:
-            message = await self._discourse_post(config, post_id)
+            try:
+                message = await self._discourse_post(config, post_id)
+            except ChannelError as error:
+                raise AppError(
+                    503,
+                    "forum_unavailable",
+                    f"读取 Discourse 帖子失败，请稍后在 Discourse 重新投递：{error}",
+                    f"Fetching the post from Discourse failed; redeliver it later: {error}",
+                ) from None
         return await self.read(game_id, message)
 
     async def _discourse_post(self, config: dict[str, Any], post_id: int) -> ForumMessage:

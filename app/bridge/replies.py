@@ -25,6 +25,10 @@ PHRASES: dict[str, tuple[str, str]] = {
         "帖子已删除，其中的指令已撤回。",
         "Your post was deleted; its orders are withdrawn.",
     ),
+    "removed": (
+        "修改后的帖子里已没有指令，原来的指令已撤回。",
+        "Your edited post holds no orders any more; the earlier ones are withdrawn.",
+    ),
     "refused": ("指令未被接受：{message}", "Orders not accepted: {message}"),
     "edit_refused": (
         "修改未生效，原来的指令不变：{message}",

@@ -351,7 +351,8 @@ async def _act(
     row.outcome, row.order_ids = "orders", ids
     if not reading.orders:
         row.outcome = "withdrawn"
-        await _reply(session, game, bridge, row, message, Reply("withdrawn", {}), now)
+        phrase = "withdrawn" if message.deleted else "removed"
+        await _reply(session, game, bridge, row, message, Reply(phrase, {}), now)
         return row.outcome
     phrase = "revised" if earlier else "accepted"
     await _reply(session, game, bridge, row, message, Reply(phrase, {"echo": echo}), now)

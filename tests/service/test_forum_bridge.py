@@ -184,11 +184,17 @@ async def test_an_edit_revises_and_a_deletion_withdraws(
     assert order["body"]["moves"] == [{"from": 3, "to": 2, "troops": 5}]
     history = ok(await b.game.get(f"/orders/{order['id']}/history", "a1"))
     assert [h["action"] for h in history] == ["submit", "revise"]
-    misago.posts[post]["hidden"] = True  # deleted by the player (hidden for readers)
-    assert await b.read() == 1
+    misago.edit(post, "算了，先不动")  # the orders taken out of the post: withdrawn
+    await b.read()
     (order,) = await b.orders("a1")
     assert order["status"] == "withdrawn"
-    assert "指令已撤回" in (await b.replies())[-1]
+    misago.edit(post, "调兵 3→2 4人")  # and put back: a new order
+    await b.read()
+    assert [o["status"] for o in await b.orders("a1")] == ["withdrawn", "pending"]
+    misago.posts[post]["hidden"] = True  # deleted by the player (hidden for readers)
+    assert await b.read() == 1
+    assert [o["status"] for o in await b.orders("a1")] == ["withdrawn", "withdrawn"]
+    assert "帖子已删除" in (await b.replies())[-1]
 
 
 async def test_quotes_chatter_and_strangers_order_nothing(
@@ -335,9 +341,12 @@ SECRET = "discourse-webhook-secret"
 class FakeDiscourse:
     posts: dict[int, dict[str, Any]] = field(default_factory=dict)
     requests: list[httpx.Request] = field(default_factory=list)
+    fail: bool = False
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         self.requests.append(request)
+        if self.fail:
+            return httpx.Response(502, text="Bad Gateway")
         found = re.fullmatch(r"/posts/(\d+)\.json", request.url.path)
         if request.method == "GET" and found:
             post = self.posts.get(int(found.group(1)))
@@ -414,6 +423,10 @@ async def test_discourse_webhook_is_verified_then_the_raw_post_fetched(
     assert ok(await hook(delivery, signature(delivery), "post_edited"))["outcome"] == "orders"
     (order,) = await orders()
     assert order["body"]["moves"][0]["troops"] == 6
+    forum.posts[31] |= {"version": 3}
+    forum.fail = True  # Discourse is away: the delivery fails, to be redelivered
+    problem(await hook(delivery, signature(delivery), "post_edited"), 503, "forum_unavailable")
+    forum.fail = False
     assert ok(await hook(delivery, signature(delivery), "post_destroyed"))["outcome"] == "withdrawn"
     (order,) = await orders()
     assert order["status"] == "withdrawn"
