@@ -30,7 +30,7 @@ from app.models import Game, OrderRow, PlayerRow, Timer
 from app.publish import outbox
 from app.publish import secrets as sealing
 from app.publish.models import ChannelRow
-from app.publish.service import channel_config
+from app.publish.service import channel_config, game_channel
 from app.rules.base import ParsedOrders
 from app.rules.registry import get_ruleset
 from app.services import orders as order_service
@@ -90,9 +90,7 @@ async def set_forum(
 ) -> dict[str, Any]:
     """Read players' public orders from a Misago or Discourse channel's thread."""
     require_director(principal)
-    channel = await session.get(ChannelRow, changes["channel_id"])
-    if channel is None or channel.game_id != game.id or channel.removed_at is not None:
-        raise not_found("频道", "channel")
+    channel = await game_channel(session, game, changes["channel_id"])
     if channel.kind not in READABLE_KINDS:
         raise AppError(
             422,

@@ -129,12 +129,31 @@ async def set_reminders(
     channel_id: str | None,
     now: datetime,
 ) -> dict[str, Any]:
+    pub = await _set_countdown(
+        session, game, principal, "reminder", before_seconds, channel_id, now
+    )
+    payload = {"before_seconds": pub.reminder_seconds, "channel_id": channel_id}
+    audit(session, game, principal, "set_reminders", payload, now)
+    return publishing_json(pub)["reminders"]
+
+
+async def _set_countdown(
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    kind: str,
+    before_seconds: list[int],
+    channel_id: str | None,
+    now: datetime,
+) -> PublishingRow:
+    """Posts of ``kind`` (reminder, tally) at these offsets before each deadline, on one
+    channel (or all); their timers re-aimed at once."""
     require_director(principal)
     if channel_id is not None:
-        await _channel(session, game, channel_id)
+        await game_channel(session, game, channel_id)
     pub = await _publishing(session, game, now)
-    pub.reminder_seconds = sorted(set(before_seconds), reverse=True)
-    pub.reminder_channel_id = channel_id
+    setattr(pub, f"{kind}_seconds", sorted(set(before_seconds), reverse=True))
+    setattr(pub, f"{kind}_channel_id", channel_id)
     pub.updated_at = now
 
     def resync(sync: Session) -> None:
@@ -142,9 +161,7 @@ async def set_reminders(
         outbox.sync_reminders(sync, facts, pub, deadline, now)
 
     await session.run_sync(resync)
-    payload = {"before_seconds": pub.reminder_seconds, "channel_id": channel_id}
-    audit(session, game, principal, "set_reminders", payload, now)
-    return publishing_json(pub)["reminders"]
+    return pub
 
 
 # ----------------------------------------------------------------------------- channels
@@ -211,7 +228,7 @@ async def list_channels(
     return [channel_json(c) for c in rows]
 
 
-async def _channel(session: AsyncSession, game: Game, channel_id: str) -> ChannelRow:
+async def game_channel(session: AsyncSession, game: Game, channel_id: str) -> ChannelRow:
     channel = await session.get(ChannelRow, channel_id)
     if channel is None or channel.game_id != game.id or channel.removed_at is not None:
         raise not_found("频道", "channel")
@@ -223,7 +240,7 @@ async def delete_channel(
 ) -> dict[str, Any]:
     """Remove a channel: nothing more goes to it; what it has not sent yet is dropped."""
     require_director(principal)
-    channel = await _channel(session, game, channel_id)
+    channel = await game_channel(session, game, channel_id)
     channel.removed_at = now
     unsent = await session.scalars(
         select(DeliveryRow).where(
@@ -563,19 +580,7 @@ async def set_tally(
     now: datetime,
 ) -> dict[str, Any]:
     """Tallies at these offsets before each deadline, on one channel (or all)."""
-    require_director(principal)
-    if channel_id is not None:
-        await _channel(session, game, channel_id)
-    pub = await _publishing(session, game, now)
-    pub.tally_seconds = sorted(set(before_seconds), reverse=True)
-    pub.tally_channel_id = channel_id
-    pub.updated_at = now
-
-    def resync(sync: Session) -> None:
-        facts, _, deadline = outbox.load_context(sync, game.id, now)
-        outbox.sync_reminders(sync, facts, pub, deadline, now)
-
-    await session.run_sync(resync)
+    pub = await _set_countdown(session, game, principal, "tally", before_seconds, channel_id, now)
     audit(session, game, principal, "set_tally", tally_json(pub), now)
     return tally_json(pub)
 
