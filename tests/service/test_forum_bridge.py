@@ -432,3 +432,25 @@ async def test_discourse_webhook_is_verified_then_the_raw_post_fetched(
     assert order["status"] == "withdrawn"
     other = json.dumps({"post": {"id": 32, "topic_id": 56}}).encode()
     assert ok(await hook(other, signature(other)))["outcome"] == "ignored"  # another topic
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "order", "public"),
+    [
+        ("team_battle", {"type": "dispatch", "moves": []}, True),  # TB-30 (public)
+        ("team_battle", {"type": "feint", "slot": 2}, True),  # TB-46 (read out as a Gather)
+        ("team_battle", {"type": "counter", "slot": 2}, False),  # TB-32 (hidden)
+        ("team_battle", {"type": "deploy", "troops": [6, 6, 6, 6, 6]}, False),  # TB-10
+        ("island", {"type": "move", "direction": "up"}, True),
+        ("island", {"type": "move", "direction": "up", "hidden": True}, False),  # IS-10
+        ("island", {"type": "assassinate", "target": "x"}, False),  # IS-20
+        ("island", {"type": "guard", "target": "x"}, False),  # IS-25
+        ("island", {"type": "explore"}, True),
+    ],
+)
+def test_which_orders_may_be_posted_in_public(
+    ruleset: str, order: dict[str, Any], public: bool
+) -> None:
+    from app.rules.registry import get_ruleset
+
+    assert get_ruleset(ruleset).is_public_order(order) is public
