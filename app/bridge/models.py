@@ -51,6 +51,7 @@ class ForumPostRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    thread_id: Mapped[str | None] = mapped_column(String(64))  # where it was read
     post_id: Mapped[str] = mapped_column(String(64))
     revision: Mapped[str] = mapped_column(String(32))
     author: Mapped[str | None] = mapped_column(String(200))

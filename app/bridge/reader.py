@@ -136,11 +136,11 @@ class ForumReader:
                 return 0
             bridge, channel, config = target
             thread = service.thread_of(bridge, channel)
+            if thread is None:
+                return 0  # the channel has not opened its thread yet
             seen = await service.seen_revisions(session, game_id)
-            ordering = await service.posts_with_orders(session, game_id)
+            ordering = await service.posts_with_orders(session, game_id, thread)
             baseline = bridge.baseline_done
-        if thread is None:
-            return 0  # the channel has not opened its thread yet
         client = misago_client(config, self.client())
         thread_id = int(thread)
         posts = await client.read_thread(thread_id, with_raw=False)
@@ -160,20 +160,20 @@ class ForumReader:
             if (post_id, "deleted") not in seen:
                 messages.append(ForumMessage(post_id, "deleted", None, None))
         if not baseline:
-            await self._baseline(game_id, messages)
+            await self._baseline(game_id, thread, messages)
             return 0
         for message in messages:
             await self.read(game_id, message)
         await self._note(game_id, None)
         return len(messages)
 
-    async def _baseline(self, game_id: str, messages: list[ForumMessage]) -> None:
+    async def _baseline(self, game_id: str, thread: str, messages: list[ForumMessage]) -> None:
         async with self._sessionmaker()() as session, session.begin():
             bridge = await session.get(ForumBridgeRow, game_id, with_for_update=True)
             if bridge is None or bridge.baseline_done:
                 return
             now = self.clock.now()
-            service.record_baseline(session, game_id, messages, now)
+            service.record_baseline(session, game_id, thread, messages, now)
             bridge.baseline_done = True
             bridge.last_read_at, bridge.last_error = now, None
 

@@ -191,11 +191,11 @@ async def seen_revisions(session: AsyncSession, game_id: str) -> set[tuple[str, 
     return {(p, r) for p, r in rows}
 
 
-async def posts_with_orders(session: AsyncSession, game_id: str) -> set[str]:
-    """Forum posts whose latest reading gave orders (a deletion withdraws them)."""
+async def posts_with_orders(session: AsyncSession, game_id: str, thread: str) -> set[str]:
+    """The thread's posts whose latest reading gave orders (a deletion withdraws them)."""
     latest = (
         select(ForumPostRow.post_id, func.max(ForumPostRow.id).label("last"))
-        .where(ForumPostRow.game_id == game_id)
+        .where(ForumPostRow.game_id == game_id, ForumPostRow.thread_id == thread)
         .group_by(ForumPostRow.post_id)
         .subquery()
     )
@@ -208,11 +208,11 @@ async def posts_with_orders(session: AsyncSession, game_id: str) -> set[str]:
 
 
 def record_baseline(
-    session: AsyncSession, game_id: str, messages: list[ForumMessage], now: datetime
+    session: AsyncSession, game_id: str, thread: str, messages: list[ForumMessage], now: datetime
 ) -> None:
     """The posts already in the thread when reading starts: seen, never acted on."""
     for message in messages:
-        session.add(_row(game_id, message, "ignored", now))
+        session.add(_row(game_id, thread, message, "ignored", now))
 
 
 # ------------------------------------------------------------------------- one forum post
@@ -234,7 +234,7 @@ async def process(session: AsyncSession, game: Game, message: ForumMessage, now:
     )
     if already is not None:
         return "seen"
-    row = _row(game.id, message, "ignored", now)
+    row = _row(game.id, thread_of(bridge, channel), message, "ignored", now)
     session.add(row)
     await session.flush()  # claim the revision now: a concurrent reader fails here
     earlier = await _earlier_orders(session, game.id, message.post_id)
@@ -261,9 +261,12 @@ async def process(session: AsyncSession, game: Game, message: ForumMessage, now:
     return await _act(session, game, bridge, row, message, principal, reading, earlier, now)
 
 
-def _row(game_id: str, message: ForumMessage, outcome: str, now: datetime) -> ForumPostRow:
+def _row(
+    game_id: str, thread: str | None, message: ForumMessage, outcome: str, now: datetime
+) -> ForumPostRow:
     return ForumPostRow(
         game_id=game_id,
+        thread_id=thread,
         post_id=message.post_id,
         revision=message.revision,
         author=(message.author or "")[:200] or None,

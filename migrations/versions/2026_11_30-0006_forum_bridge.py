@@ -22,6 +22,7 @@ def upgrade() -> None:
         "forum_posts",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
         sa.Column("game_id", sa.String(length=32), nullable=False),
+        sa.Column("thread_id", sa.String(length=64), nullable=True),
         sa.Column("post_id", sa.String(length=64), nullable=False),
         sa.Column("revision", sa.String(length=32), nullable=False),
         sa.Column("author", sa.String(length=200), nullable=True),

@@ -34,10 +34,18 @@ class FakeMisago:
 
     posts: dict[int, dict[str, Any]] = field(default_factory=dict)
     next_id: int = 100
+    thread: int = THREAD  # where players post now
 
-    def say(self, author: str, raw: str) -> int:
+    def say(self, author: str, raw: str, thread: int | None = None) -> int:
         self.next_id += 1
-        self.posts[self.next_id] = {"author": author, "raw": raw, "edits": 0, "hidden": False}
+        where = self.thread if thread is None else thread
+        self.posts[self.next_id] = {
+            "author": author,
+            "raw": raw,
+            "edits": 0,
+            "hidden": False,
+            "thread": where,
+        }
         return self.next_id
 
     def edit(self, post_id: int, raw: str) -> None:
@@ -49,6 +57,12 @@ class FakeMisago:
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         path = request.url.path
+        found = re.match(r"/api/threads/(\d+)/", path)
+        if found and int(found.group(1)) != THREAD:
+            thread = int(found.group(1))
+            path = path.replace(f"/api/threads/{thread}/", f"/api/threads/{THREAD}/")
+        else:
+            thread = THREAD
         if path == "/":
             return httpx.Response(200, headers={"Set-Cookie": "csrftoken=abc; Path=/"})
         if path == "/api/auth/":
@@ -72,10 +86,11 @@ class FakeMisago:
                     "url": {"index": f"/t/game/{THREAD}/post/{pid}/"},
                 }
                 for pid, p in sorted(self.posts.items())
+                if p["thread"] == thread
             ]
             return httpx.Response(200, json={"post_set": {"results": results, "next": None}})
         if path == f"/api/threads/{THREAD}/posts/" and request.method == "POST":
-            pid = self.say("bot", json.loads(request.content)["post"])
+            pid = self.say("bot", json.loads(request.content)["post"], thread)
             return httpx.Response(
                 200, json={"id": pid, "url": {"index": f"/t/g/{THREAD}/post/{pid}/"}}
             )
@@ -454,3 +469,22 @@ def test_which_orders_may_be_posted_in_public(
     from app.rules.registry import get_ruleset
 
     assert get_ruleset(ruleset).is_public_order(order) is public
+
+
+async def test_moving_to_another_thread_keeps_the_orders_of_the_first(
+    client: AsyncClient, clock: FakeClock, misago: FakeMisago
+) -> None:
+    b = await misago_bridge(client, clock, misago)
+    misago.say("alice", "调兵 3→2 4人")
+    await b.read()
+    (channel,) = ok(await b.game.get("/channels", "director"))
+    body = {"channel_id": channel["id"], "thread_id": THREAD + 1}
+    ok(await b.game.put("/forum", "director", body))
+    misago.thread = THREAD + 1
+    misago.say("bob", "新帖开张")  # already there when reading moves: the baseline
+    await b.read()
+    misago.say("bob", "调兵 1→2 1人")
+    await b.read()
+    (mine,) = await b.orders("a1")
+    assert mine["status"] == "pending"  # not taken for deleted: it is in the other thread
+    assert len(await b.orders("b1")) == 1
