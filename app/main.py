@@ -19,8 +19,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 
 from app import observability
-from app.api import access, archive, director, games, openapi, orders, publishing, stream
+from app.api import (
+    access,
+    archive,
+    director,
+    forum,
+    games,
+    openapi,
+    orders,
+    publishing,
+    stream,
+)
 from app.api.problems import problems
+from app.bridge import reader as forum_reader
 from app.clock import Clock, SystemClock
 from app.db import (
     database_revisions,
@@ -130,6 +141,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.clock = clock
     app.state.hub = Hub(lambda: app.state.sessionmaker, settings.database_url)
     app.state.batcher = OrderBatcher(lambda: app.state.sessionmaker, clock, settings.admin_token)
+    # Reads the games' forum threads; the scheduler hands it due polls (app/bridge).
+    app.state.forum_reader = forum_reader.ForumReader(
+        lambda: app.state.sessionmaker, clock, settings
+    )
+    forum_reader.install(app.state.forum_reader)
 
     @app.exception_handler(AppError)
     async def app_error(request: Request, error: AppError) -> JSONResponse:
@@ -247,6 +263,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(games.router)
     app.include_router(director.router)
     app.include_router(publishing.router)
+    app.include_router(forum.router)
     app.include_router(access.router)
     app.include_router(stream.router)
     app.include_router(archive.router)

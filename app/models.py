@@ -287,6 +287,7 @@ class IdempotencyRow(Base):
 
 # The publishing tables live beside their code; importing them here registers them with
 # ``Base.metadata`` wherever the models are loaded (migrations, tests).
+from app.bridge import models as _bridge_models  # noqa: E402, F401
 from app.publish import models as _publish_models  # noqa: E402, F401
 
 # The Core tables behind the models, typed, for the hot paths that skip the ORM.

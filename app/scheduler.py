@@ -39,6 +39,7 @@ from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import observability
+from app.bridge import reader as forum_reader
 from app.clock import Clock
 from app.errors import AppError
 from app.models import AuditRow, Game, Timer
@@ -184,11 +185,14 @@ async def _run_timer(
     batch's), "ran" (done otherwise, or failed), "left" (its game is not running)."""
     assert timer.due_at is not None
     lateness = (now - timer.due_at).total_seconds()
-    if timer.kind in outbox.SERVICE_TIMER_KINDS:  # publishing: no ruleset
-        _observe(timer.kind, game.id, lateness)
+    if timer.kind in outbox.SERVICE_TIMER_KINDS or timer.kind in forum_reader.TIMER_KINDS:
+        _observe(timer.kind, game.id, lateness)  # publishing and the forum bridge: no ruleset
         try:
             async with _savepoint(session):
-                await publishing.run_service_timer(session, game, timer, now)
+                if timer.kind in forum_reader.TIMER_KINDS:
+                    await forum_reader.run_timer(session, game, timer, now)  # reads after commit
+                else:
+                    await publishing.run_service_timer(session, game, timer, now)
         except Exception as error:  # noqa: BLE001 - any failure is this timer's alone
             await _failed(session, timer, error, now, retry)
         return "ran"

@@ -36,6 +36,9 @@ class PublishingRow(Base):
     phase: Mapped[dict[str, Any] | None]
     phase_step_seq: Mapped[int | None] = mapped_column(Integer)
     updated_at: Mapped[datetime]
+    # Tallies (who has ordered / is ready) at these offsets before each deadline.
+    tally_seconds: Mapped[list[Any] | None]
+    tally_channel_id: Mapped[str | None] = mapped_column(String(32))
 
 
 class ChannelRow(Base):

@@ -42,7 +42,8 @@ log = logging.getLogger("forumplay.outbox")
 # Timer kinds the scheduler runs without the ruleset (``app.publish.service``).
 AUTO_PUBLISH = "auto_publish"  # key: the post id
 REMINDER = "reminder"  # key: the offset in seconds before the deadline
-SERVICE_TIMER_KINDS = (AUTO_PUBLISH, REMINDER)
+TALLY = "tally"  # key: the offset in seconds before the deadline
+SERVICE_TIMER_KINDS = (AUTO_PUBLISH, REMINDER, TALLY)
 
 # Channels whose forum turns "@name" into a mention that notifies the player.
 MENTION_KINDS = frozenset({"misago", "discourse"})
@@ -180,6 +181,7 @@ def publishing_row(
         public_event_seq=public,
         post_seq=posts or 0,
         reminder_seconds=[],
+        tally_seconds=[],
         reminder_channel_id=None,
         updated_at=now,
     )
@@ -408,27 +410,42 @@ def track_phase(
     if phase != pub.phase:
         pub.phase = phase
         pub.phase_step_seq = facts.step_seq
-    if pub.reminder_seconds:  # turning reminders off ends their timers then and there
+    # Turning reminders (tallies) off ends their timers then and there.
+    if pub.reminder_seconds or pub.tally_seconds:
         sync_reminders(session, facts, pub, timer, now)
 
 
 def sync_reminders(
     session: Session, facts: GameFacts, pub: PublishingRow, timer: Deadline | None, now: datetime
 ) -> None:
-    """One reminder timer per configured offset, due that long before the current deadline.
-    Its data names the deadline and the step its phase opened at; an unchanged reminder is
-    left alone, so one that already went out does not go out twice, and a deadline that
-    moved (extension, new phase, resume) re-aims them all."""
-    offsets = sorted({int(s) for s in pub.reminder_seconds or []}, reverse=True)
+    """The timers of the posts that count down to a deadline: reminders and tallies."""
+    sync_offsets(session, facts, pub, timer, now, REMINDER, pub.reminder_seconds)
+    sync_offsets(session, facts, pub, timer, now, TALLY, pub.tally_seconds)
+
+
+def sync_offsets(
+    session: Session,
+    facts: GameFacts,
+    pub: PublishingRow,
+    timer: Deadline | None,
+    now: datetime,
+    kind: str,
+    seconds: list[Any] | None,
+) -> None:
+    """One ``kind`` timer per configured offset, due that long before the current deadline.
+    Its data names the deadline and the step its phase opened at; an unchanged timer is
+    left alone, so a post that already went out does not go out twice, and a deadline
+    that moved (extension, new phase, resume) re-aims them all."""
+    offsets = sorted({int(s) for s in seconds or []}, reverse=True)
     deadline = deadline_of(timer, now)
     if deadline is None or not offsets or facts.status == "finished":
-        end_timers(session, facts.id, REMINDER, now)
+        end_timers(session, facts.id, kind, now)
         return
-    end_timers(session, facts.id, REMINDER, now, keep=[str(o) for o in offsets])
+    end_timers(session, facts.id, kind, now, keep=[str(o) for o in offsets])
     existing = {
         row.key: row
         for row in session.scalars(
-            select(Timer).where(Timer.game_id == facts.id, Timer.kind == REMINDER)
+            select(Timer).where(Timer.game_id == facts.id, Timer.kind == kind)
         )
     }
     data = {"deadline": deadline.isoformat(), "since_step": pub.phase_step_seq or 0}
@@ -437,4 +454,4 @@ def sync_reminders(
         if row is not None and row.data == data:
             continue  # pending as it is, or already sent for this deadline
         due = deadline - timedelta(seconds=offset)
-        set_timer(session, facts, REMINDER, str(offset), due, data, now, done=due <= now)
+        set_timer(session, facts, kind, str(offset), due, data, now, done=due <= now)

@@ -19,7 +19,7 @@ from app.models import AuditRow, Game, OrderRow, PlayerRow, StepRow, Timer
 from app.publish import outbox
 from app.publish.channels import ADAPTERS, open_config, redact, seal_config, validate_config
 from app.publish.models import ChannelRow, DeliveryRow, PostRow, PublishingRow
-from app.publish.render import FORMATS, RosterEntry, reminder_post
+from app.publish.render import FORMATS, RosterEntry, reminder_post, tally_post
 from app.rules.base import STEP_READY
 from app.services.auth import Principal, new_id, require_director
 from app.services.games import audit
@@ -129,12 +129,31 @@ async def set_reminders(
     channel_id: str | None,
     now: datetime,
 ) -> dict[str, Any]:
+    pub = await _set_countdown(
+        session, game, principal, "reminder", before_seconds, channel_id, now
+    )
+    payload = {"before_seconds": pub.reminder_seconds, "channel_id": channel_id}
+    audit(session, game, principal, "set_reminders", payload, now)
+    return publishing_json(pub)["reminders"]
+
+
+async def _set_countdown(
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    kind: str,
+    before_seconds: list[int],
+    channel_id: str | None,
+    now: datetime,
+) -> PublishingRow:
+    """Posts of ``kind`` (reminder, tally) at these offsets before each deadline, on one
+    channel (or all); their timers re-aimed at once."""
     require_director(principal)
     if channel_id is not None:
-        await _channel(session, game, channel_id)
+        await game_channel(session, game, channel_id)
     pub = await _publishing(session, game, now)
-    pub.reminder_seconds = sorted(set(before_seconds), reverse=True)
-    pub.reminder_channel_id = channel_id
+    setattr(pub, f"{kind}_seconds", sorted(set(before_seconds), reverse=True))
+    setattr(pub, f"{kind}_channel_id", channel_id)
     pub.updated_at = now
 
     def resync(sync: Session) -> None:
@@ -142,9 +161,7 @@ async def set_reminders(
         outbox.sync_reminders(sync, facts, pub, deadline, now)
 
     await session.run_sync(resync)
-    payload = {"before_seconds": pub.reminder_seconds, "channel_id": channel_id}
-    audit(session, game, principal, "set_reminders", payload, now)
-    return publishing_json(pub)["reminders"]
+    return pub
 
 
 # ----------------------------------------------------------------------------- channels
@@ -211,7 +228,7 @@ async def list_channels(
     return [channel_json(c) for c in rows]
 
 
-async def _channel(session: AsyncSession, game: Game, channel_id: str) -> ChannelRow:
+async def game_channel(session: AsyncSession, game: Game, channel_id: str) -> ChannelRow:
     channel = await session.get(ChannelRow, channel_id)
     if channel is None or channel.game_id != game.id or channel.removed_at is not None:
         raise not_found("频道", "channel")
@@ -223,7 +240,7 @@ async def delete_channel(
 ) -> dict[str, Any]:
     """Remove a channel: nothing more goes to it; what it has not sent yet is dropped."""
     require_director(principal)
-    channel = await _channel(session, game, channel_id)
+    channel = await game_channel(session, game, channel_id)
     channel.removed_at = now
     unsent = await session.scalars(
         select(DeliveryRow).where(
@@ -236,6 +253,8 @@ async def delete_channel(
     pub = await _publishing(session, game, now)
     if pub.reminder_channel_id == channel.id:
         pub.reminder_channel_id = None
+    if pub.tally_channel_id == channel.id:
+        pub.tally_channel_id = None
     audit(session, game, principal, "remove_channel", {"channel_id": channel.id}, now)
     return {"ok": True}
 
@@ -463,8 +482,8 @@ async def run_service_timer(session: AsyncSession, game: Game, timer: Timer, now
     timer.done_at = now
     if timer.kind == outbox.AUTO_PUBLISH:
         await _auto_publish(session, game, timer.key, now)
-    elif timer.kind == outbox.REMINDER and game.status == "running":
-        await _remind(session, game, timer, now)
+    elif timer.kind in (outbox.REMINDER, outbox.TALLY) and game.status == "running":
+        await session.run_sync(lambda sync: _countdown_post(sync, game, timer, now))
 
 
 async def _auto_publish(session: AsyncSession, game: Game, post_id: str, now: datetime) -> None:
@@ -483,37 +502,42 @@ async def _auto_publish(session: AsyncSession, game: Game, post_id: str, now: da
     )
 
 
-async def _remind(session: AsyncSession, game: Game, timer: Timer, now: datetime) -> None:
-    def remind(sync: Session) -> None:
-        facts, pub, deadline_timer = outbox.load_context(sync, game.id, now)
-        deadline = outbox.deadline_of(deadline_timer, now)
-        if deadline is None or deadline.isoformat() != timer.data.get("deadline"):
-            # The deadline moved without anything public saying so: re-aim, do not post.
-            outbox.sync_reminders(sync, facts, pub, deadline_timer, now)
-            return
-        info = outbox.game_info(sync, facts, pub.language)
-        waiting = waiting_players(sync, game.id, info.roster, int(timer.data.get("since_step", 0)))
+def _countdown_post(sync: Session, game: Game, timer: Timer, now: datetime) -> None:
+    """A reminder or a tally due before the deadline, posted without review (a held one
+    would come too late) on its configured channel, or on every channel."""
+    facts, pub, deadline_timer = outbox.load_context(sync, game.id, now)
+    deadline = outbox.deadline_of(deadline_timer, now)
+    if deadline is None or deadline.isoformat() != timer.data.get("deadline"):
+        # The deadline moved without anything public saying so: re-aim, do not post.
+        outbox.sync_reminders(sync, facts, pub, deadline_timer, now)
+        return
+    info = outbox.game_info(sync, facts, pub.language)
+    rows = progress(sync, game.id, info.roster, int(timer.data.get("since_step", 0)))
+    tally = timer.kind == outbox.TALLY
+    channel_id = pub.tally_channel_id if tally else pub.reminder_channel_id
+    channel = sync.get(ChannelRow, channel_id) if channel_id else None
+    if tally:
+        draft = tally_post(info, rows, deadline)
+    else:
+        waiting = [entry for entry, ordered, ready in rows if not (ordered or ready)]
         if not waiting:
             return
-        channel = sync.get(ChannelRow, pub.reminder_channel_id) if pub.reminder_channel_id else None
         mentions = channel is not None and channel.kind in outbox.MENTION_KINDS
         draft = reminder_post(info, waiting, deadline, mentions)
-        channels = [channel.id] if channel is not None else None
-        outbox.create_post(sync, facts, pub, draft, now, review=False, channel_ids=channels)
-
-    await session.run_sync(remind)
+    channels = [channel.id] if channel is not None else None
+    outbox.create_post(sync, facts, pub, draft, now, review=False, channel_ids=channels)
 
 
-def waiting_players(
+def progress(
     session: Session, game_id: str, roster: tuple[RosterEntry, ...], since_step: int
-) -> list[RosterEntry]:
-    """Who has neither ordered nor readied since step ``since_step`` (the phase opened).
-    A side acts as one (team battle): one member's order or "ready" counts for the side."""
+) -> list[tuple[RosterEntry, bool, bool]]:
+    """Each player, whether they have ordered and whether they are ready since step
+    ``since_step`` (the phase opened) — never what they ordered. A side acts as one (team
+    battle): one member's order or "ready" counts for the whole side."""
 
     def unit(player_id: str | None, side: str | None) -> tuple[str, str | None]:
         return ("side", side) if side is not None else ("player", player_id)
 
-    done: set[tuple[str, str | None]] = set()
     ordered = session.execute(
         select(OrderRow.player_id, OrderRow.side).where(
             OrderRow.game_id == game_id,
@@ -521,11 +545,67 @@ def waiting_players(
             OrderRow.status != "withdrawn",
         )
     )
-    done.update(unit(p, s) for p, s in ordered)
+    have_ordered = {unit(p, s) for p, s in ordered}
     readied = session.execute(
         select(StepRow.actor_player_id, StepRow.actor_side).where(
             StepRow.game_id == game_id, StepRow.seq > since_step, StepRow.kind == STEP_READY
         )
     )
-    done.update(unit(p, s) for p, s in readied)
-    return [p for p in roster if unit(p.id, p.side) not in done]
+    are_ready = {unit(p, s) for p, s in readied}
+    return [
+        (p, unit(p.id, p.side) in have_ordered, unit(p.id, p.side) in are_ready) for p in roster
+    ]
+
+
+# -------------------------------------------------------------------------------- tallies
+
+
+def tally_json(pub: PublishingRow) -> dict[str, Any]:
+    return {"before_seconds": list(pub.tally_seconds or []), "channel_id": pub.tally_channel_id}
+
+
+async def get_tally(
+    session: AsyncSession, game: Game, principal: Principal, now: datetime
+) -> dict[str, Any]:
+    require_director(principal)
+    return tally_json(await _publishing(session, game, now))
+
+
+async def set_tally(
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    before_seconds: list[int],
+    channel_id: str | None,
+    now: datetime,
+) -> dict[str, Any]:
+    """Tallies at these offsets before each deadline, on one channel (or all)."""
+    pub = await _set_countdown(session, game, principal, "tally", before_seconds, channel_id, now)
+    audit(session, game, principal, "set_tally", tally_json(pub), now)
+    return tally_json(pub)
+
+
+async def post_tally(
+    session: AsyncSession, game: Game, principal: Principal, now: datetime
+) -> dict[str, Any]:
+    """The director asks for a tally now: a post like any other (held for review when
+    the game reviews posts), on the tally channel or on every channel."""
+    require_director(principal)
+    if game.status not in ("running", "paused"):
+        raise conflict(
+            "no_phase",
+            "游戏不在进行中，没有可统计的阶段。",
+            "The game is not running: no phase to tally.",
+        )
+
+    def make(sync: Session) -> PostRow:
+        facts, pub, deadline_timer = outbox.load_context(sync, game.id, now)
+        info = outbox.game_info(sync, facts, pub.language)
+        rows = progress(sync, game.id, info.roster, pub.phase_step_seq or 0)
+        draft = tally_post(info, rows, outbox.deadline_of(deadline_timer, now))
+        channels = [pub.tally_channel_id] if pub.tally_channel_id else None
+        return outbox.create_post(sync, facts, pub, draft, now, channel_ids=channels)
+
+    post = await session.run_sync(make)
+    audit(session, game, principal, "post_tally", {"post_id": post.id}, now)
+    return await _answer(session, post)

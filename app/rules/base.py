@@ -379,6 +379,11 @@ class Ruleset(Protocol):
         game's public roster and scenario vocabulary."""
         ...
 
+    def is_public_order(self, order: JSON) -> bool:
+        """Whether ``order`` may be given in the open (a forum thread): a hidden order
+        posted there would be known to all, so the forum bridge refuses it. Pure."""
+        ...
+
     def parse_orders(self, text: str, context: TextContext) -> ParsedOrders:
         """Read orders written in words (Chinese or English). Reads text only, never the
         rules: a RuleViolation with status 422 (code ``not_understood``, ``extra`` naming

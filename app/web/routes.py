@@ -31,6 +31,7 @@ from app.api.publishing import (
     Reminders,
 )
 from app.api.schemas import AddPlayer
+from app.bridge import service as bridge_service
 from app.errors import AppError
 from app.models import Game
 from app.publish import service as publishing_service
@@ -265,6 +266,15 @@ def _tool_schema(ruleset_name: str) -> dict[str, Any] | None:
     return model.model.model_json_schema() if model is not None else None
 
 
+async def _play_page(
+    session: AsyncSession, game: Game, principal: Principal, now: Any
+) -> dict[str, Any]:
+    """The player's page, and what it shows about the forum thread (a link code)."""
+    page = await pages_service.player_page(session, game, principal, now)
+    page["forum_link"] = await bridge_service.player_link(session, game, principal, now)
+    return page
+
+
 async def _player_view(
     request: Request, game_id: str, notice: str = "", error: AppError | None = None
 ) -> Response:
@@ -273,7 +283,7 @@ async def _player_view(
         return see_other(f"/g/{game_id}")
     lang = language(request)
     try:
-        page = await load(request, game_id, token, pages_service.player_page)
+        page = await load(request, game_id, token, _play_page)
     except AppError as failure:
         if failure.status in (401, 403):
             response = see_other(f"/g/{game_id}")
@@ -301,6 +311,7 @@ async def _player_view(
     else:
         context["orders"] = views.island_orders(view, page["names"], lang)
         context["stats"] = views.island_stats(view, page["settings"], lang)
+    context["forum_link"] = views.forum_link(page.get("forum_link"), lang)
     context["can_ready"] = (
         ruleset == "team_battle"
         and page["summary"]["status"] == "running"

@@ -980,3 +980,47 @@ def _refresh_in(
     if not due:
         return None
     return int(max(REFRESH_MIN_SECONDS, min(REFRESH_MAX_SECONDS, min(due))))
+
+
+# The forum bridge's part of the player's page: the code that links a forum account.
+_FORUM_LINK = {
+    "title": ("论坛帖子下令", "Orders from the forum thread"),
+    "linked": (
+        "你的论坛账号：{name}。在帖子里公开发出的公开指令会以你的名义提交，机器人会回帖确认。",
+        "Your forum account: {name}. Public orders you post in the thread are submitted as "
+        "yours, and the bot answers there.",
+    ),
+    "how": (
+        "在本局的论坛帖子里发一帖「绑定 {code}」，即可把你的论坛账号与本角色绑定（绑定码只能用一次）。",
+        "Post “link {code}” in the game's forum thread to link your forum account to this "
+        "player (the code works once).",
+    ),
+    "hidden": (
+        "暗令不要发在帖子里：公开发出的暗令不会执行。",
+        "Never post hidden orders in the thread: a hidden order posted in public is not executed.",
+    ),
+    "thread": ("打开帖子", "Open the thread"),
+}
+
+
+def forum_link(link: Mapping[str, Any] | None, lang: str) -> JSON | None:
+    """What the player's page says about reading orders from the forum thread."""
+    if not link:
+        return None
+
+    def say(key: str, **fields: Any) -> str:
+        zh, en = _FORUM_LINK[key]
+        return pick(lang, zh.format(**fields), en.format(**fields))
+
+    lines = []
+    if link.get("forum_name"):
+        lines.append(say("linked", name=link["forum_name"]))
+    lines.append(say("how", code=link["code"]))
+    lines.append(say("hidden"))
+    return {
+        "title": say("title"),
+        "lines": lines,
+        "code": link["code"],
+        "thread_url": link.get("thread_url"),
+        "thread": say("thread"),
+    }

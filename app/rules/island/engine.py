@@ -278,6 +278,13 @@ class IslandRuleset:
     def parse_orders(self, source: str, context: TextContext) -> ParsedOrders:
         return text.parse_orders(source, context)
 
+    def is_public_order(self, order: JSON) -> bool:
+        """Assassinations and guards wait hidden for 24:00 (IS-20, IS-25), and a hidden
+        move is told to nobody (IS-10): none of them may be posted in the open."""
+        if order.get("type") in ("assassinate", "guard"):
+            return False
+        return not (order.get("type") == "move" and order.get("hidden"))
+
 
 RULESET = IslandRuleset()
 _CONFORMS: Ruleset = RULESET  # mypy checks the protocol here

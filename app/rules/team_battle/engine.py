@@ -206,6 +206,12 @@ class TeamBattleRuleset:
     def parse_orders(self, source: str, context: TextContext) -> ParsedOrders:
         return text.parse_orders(source, context)
 
+    def is_public_order(self, order: JSON) -> bool:
+        """TB-6: public orders are read out anyway; hidden ones (and deployments, TB-10)
+        must stay secret."""
+        found = ORDERS.get(str(order.get("type")))
+        return found is not None and found.public
+
     # ----- validation -----------------------------------------------------------------
     def _check(self, state: JSON, step: Step) -> _Checked:
         kind = step.kind
