@@ -7,13 +7,13 @@ import hmac
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import AppError, forbidden, unauthorized
-from app.models import Game, PlayerRow, WebSession
+from app.models import PlayerRow, WebSession
 from app.rules.base import DIRECTOR, DIRECTOR_VIEWER, PUBLIC_VIEWER, Actor, Viewer
 
 
@@ -79,8 +79,22 @@ def is_admin(token: str | None, admin_token: str | None) -> bool:
 SESSION_PREFIX = "fps_"
 
 
+class GameCredentials(Protocol):
+    """What telling callers apart needs of a game: a ``Game`` row, or the head a read
+    selects (``read_cache.GameHead``) without the rest of the row."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def director_token_hash(self) -> str: ...
+
+    @property
+    def auth_epoch(self) -> int: ...
+
+
 async def principal_for(
-    session: AsyncSession, game: Game, token: str | None, admin_token: str | None
+    session: AsyncSession, game: GameCredentials, token: str | None, admin_token: str | None
 ) -> Principal:
     """Who the bearer of ``token`` is in ``game``. No token: the public. A token that
     belongs to nobody in this game: 401 (never say whether it is valid elsewhere).
@@ -108,7 +122,9 @@ async def principal_for(
     return Principal("player", player=player)
 
 
-async def _session_principal(session: AsyncSession, game: Game, digest: str) -> Principal:
+async def _session_principal(
+    session: AsyncSession, game: GameCredentials, digest: str
+) -> Principal:
     found = (
         await session.execute(
             select(WebSession, PlayerRow)
