@@ -139,6 +139,12 @@ async def create_games(url: str, count: int) -> list[dict[str, str]]:
 # ----- servers ----------------------------------------------------------------------------
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def bound_socket() -> socket.socket:
     """A listening socket on a port the OS chose (handed to uvicorn with ``--fd``)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -182,7 +188,14 @@ def run_wrk(port: int, targets: list[tuple[str, str]], clients: int, seconds: fl
         f.write(lua)
         script = f.name
     try:
-        command = ["wrk", f"-t{threads}", f"-c{clients}", f"-d{max(1, round(seconds))}s", "--timeout", "10s"]
+        command = [
+            "wrk",
+            f"-t{threads}",
+            f"-c{clients}",
+            f"-d{max(1, round(seconds))}s",
+            "--timeout",
+            "10s",
+        ]
         command += ["-s", script, f"http://127.0.0.1:{port}"]
         out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     finally:
@@ -230,6 +243,7 @@ def main() -> None:
     ours_port, bare_port = (s.getsockname()[1] for s in sockets)
     scenarios = [(r, a) for r in args.routes for a in args.audiences]
     results: dict[tuple[str, str, int], tuple[Result, Result]] = {}
+    cpu_ms: dict[tuple[str, str, int], tuple[float, float]] = {}
     with fresh_database(args.keep_db) as (name, url):
         print(f"database {name}; load generator: {tool}; {os.cpu_count()} cores", flush=True)
         try:
@@ -249,14 +263,20 @@ def main() -> None:
                 for route, audience in scenarios:
                     bare_targets = targets_for(games, "/games/", ROUTES[route], audience)
                     ours_targets = targets_for(games, "/api/v1/games/", ROUTES[route], audience)
+                    cpu = cpu_seconds(servers[1].pid)
                     bare = runner(bare_port, bare_targets, clients, args.duration)
+                    bare_cpu = (cpu_seconds(servers[1].pid) - cpu) / max(1, bare.requests)
+                    cpu = cpu_seconds(servers[0].pid)
                     ours = runner(ours_port, ours_targets, clients, args.duration)
+                    ours_cpu = (cpu_seconds(servers[0].pid) - cpu) / max(1, ours.requests)
                     results[(route, audience, clients)] = (bare, ours)
+                    cpu_ms[(route, audience, clients)] = (bare_cpu * 1000, ours_cpu * 1000)
                     print(
                         f"  {clients:3} clients  {route:6} {audience:8}  "
                         f"bare {bare.rps:6.0f} req/s p99 {bare.p99_ms:6.1f} ms   "
                         f"ours {ours.rps:6.0f} req/s p50 {ours.p50_ms:6.1f} p99 {ours.p99_ms:6.1f}"
-                        f" ms   bad {ours.non2xx + ours.errors + bare.non2xx + bare.errors}",
+                        f" ms   CPU/request bare {bare_cpu * 1000:.2f} ours {ours_cpu * 1000:.2f} ms"
+                        f"   bad {ours.non2xx + ours.errors + bare.non2xx + bare.errors}",
                         flush=True,
                     )
         finally:
@@ -264,11 +284,14 @@ def main() -> None:
                 stop(proc)
             for sock in sockets:
                 sock.close()
-    report(args, tool, results)
+    report(args, tool, results, cpu_ms)
 
 
 def report(
-    args: argparse.Namespace, tool: str, results: dict[tuple[str, str, int], tuple[Result, Result]]
+    args: argparse.Namespace,
+    tool: str,
+    results: dict[tuple[str, str, int], tuple[Result, Result]],
+    cpu_ms: dict[tuple[str, str, int], tuple[float, float]],
 ) -> None:
     print()
     print(f"Reads, {args.duration:g} s per run, {tool}, one uvicorn worker each, bare run first")
@@ -285,7 +308,9 @@ def report(
         passed = passed and bad == 0
         print(
             f"| {route} | {audience} | {clients} | {bare.rps:.0f} | {ours.rps:.0f} | {rps:.2f} "
-            f"| {bare.p99_ms:.1f} | {ours.p99_ms:.1f} | {p99:.2f} | {bad} |"
+            f"| {bare.p99_ms:.1f} | {ours.p99_ms:.1f} | {p99:.2f} "
+            f"| {cpu_ms[(route, audience, clients)][0]:.2f} "
+            f"| {cpu_ms[(route, audience, clients)][1]:.2f} | {bad} |"
         )
     for (route, audience, clients), (bare, ours) in results.items():
         if clients == 64:

@@ -99,18 +99,13 @@ async def principal_for(
     """Who the bearer of ``token`` is in ``game``. No token: the public. A token that
     belongs to nobody in this game: 401 (never say whether it is valid elsewhere).
     A browser session's secret (``fps_…``, from its cookie) counts as a token too."""
-    if token is None:
-        return Principal("public")
-    if is_admin(token, admin_token):
-        return Principal("director", via_admin=True)
+    known = known_principal(game, token, admin_token)
+    if known is not None:
+        return known
+    assert token is not None
     digest = hash_token(token)
     if token.startswith(SESSION_PREFIX):
         return await _session_principal(session, game, digest)
-    if hmac.compare_digest(digest, game.director_token_hash):
-        return Principal("director")
-    cached = _players.get((game.id, digest))
-    if cached is not None and cached[1] == game.auth_epoch:
-        return Principal("player", player=cached[0])
     row = await session.scalar(
         select(PlayerRow).where(PlayerRow.token_hash == digest, PlayerRow.game_id == game.id)
     )
@@ -120,6 +115,27 @@ async def principal_for(
     player = PlayerInfo.of(row)
     _remember(game.id, digest, player, game.auth_epoch)
     return Principal("player", player=player)
+
+
+def known_principal(
+    game: GameCredentials, token: str | None, admin_token: str | None
+) -> Principal | None:
+    """Who the bearer of ``token`` is, when that needs no query: the public, the admin, the
+    director, or a player this process remembers at the game's current ``auth_epoch``.
+    None: ask ``principal_for`` (a browser session, or a token not seen here yet)."""
+    if token is None:
+        return Principal("public")
+    if is_admin(token, admin_token):
+        return Principal("director", via_admin=True)
+    if token.startswith(SESSION_PREFIX):
+        return None
+    digest = hash_token(token)
+    if hmac.compare_digest(digest, game.director_token_hash):
+        return Principal("director")
+    cached = _players.get((game.id, digest))
+    if cached is not None and cached[1] == game.auth_epoch:
+        return Principal("player", player=cached[0])
+    return None
 
 
 async def _session_principal(

@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 from fastapi.encoders import jsonable_encoder
 from sqlalchemy import bindparam, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.errors import not_found
 from app.models import Game
@@ -63,9 +63,8 @@ def version_of(game: GameHead | Game) -> Version:
     return (game.step_seq, game.event_seq, game.auth_epoch, game.status)
 
 
-async def read_head(session: AsyncSession, game_id: str) -> GameHead:
+async def read_head(conn: AsyncConnection, game_id: str) -> GameHead:
     """The game's head, in one SELECT; 404 when there is no such game."""
-    conn = await session.connection()
     row = (await conn.execute(_HEAD, {"id": game_id})).first()
     if row is None:
         raise not_found()
