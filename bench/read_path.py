@@ -1,7 +1,7 @@
 """Reads under 64 and 16 clients (``GET /view``, ``GET /events``), against the bare limit.
 
 Run: ``.venv/bin/python bench/read_path.py`` (PostgreSQL 15 on 127.0.0.1:5432, trust auth;
-``wrk`` on PATH). About 4 min.
+``wrk`` on PATH). About 3 min.
 
 It creates a fresh database ``forumplay_bench_<random>``, migrates it, creates started Team
 Battle games through the service functions (one player per side, both sides deployed, so the
