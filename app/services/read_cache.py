@@ -101,10 +101,13 @@ def answer(version: Version, body: Any) -> Answer:
 
 class ReadCache:
     """Answers by (game, what, audience), each valid for one version of its game; the least
-    recently used go first. One per process (``CACHE``)."""
+    recently used go first once there are more than ``size`` or they take more than
+    ``max_bytes``. One per process (``CACHE``)."""
 
-    def __init__(self, size: int = 20_000) -> None:
+    def __init__(self, size: int = 20_000, max_bytes: int = 64 * 1024 * 1024) -> None:
         self.size = size
+        self.max_bytes = max_bytes
+        self.bytes = 0
         self._answers: OrderedDict[tuple[str, ...], Answer] = OrderedDict()
 
     def get(self, key: tuple[str, ...], version: Version) -> Answer | None:
@@ -115,13 +118,18 @@ class ReadCache:
         return found
 
     def put(self, key: tuple[str, ...], found: Answer) -> None:
+        old = self._answers.pop(key, None)
+        if old is not None:
+            self.bytes -= len(old.body)
         self._answers[key] = found
-        self._answers.move_to_end(key)
-        if len(self._answers) > self.size:
-            self._answers.popitem(last=False)
+        self.bytes += len(found.body)
+        while self._answers and (len(self._answers) > self.size or self.bytes > self.max_bytes):
+            _, dropped = self._answers.popitem(last=False)
+            self.bytes -= len(dropped.body)
 
     def clear(self) -> None:
         self._answers.clear()
+        self.bytes = 0
 
     def __len__(self) -> int:
         return len(self._answers)

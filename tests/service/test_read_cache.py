@@ -145,3 +145,18 @@ async def test_bad_reads_are_problems_and_cache_nothing(client: AsyncClient) -> 
     problem(await client.get(f"{game.url}/view", headers=wrong), 401, "unauthorized")
     problem(await client.get(f"{game.url}/events", headers=wrong), 401, "unauthorized")
     problem(await game.get("/events", "a1", params={"after": -1}), 422, "invalid_body")
+
+
+def test_the_cache_keeps_to_its_budget_dropping_the_least_recently_used() -> None:
+    cache = read_cache.ReadCache(size=10, max_bytes=27)
+    version = (1, 1, 0, "running")
+    for name in ("a", "b", "c"):
+        cache.put((name,), read_cache.answer(version, {"k": name}))  # 9 bytes each
+    assert cache.get(("a",), version) is not None  # "a" is now the most recently used
+    cache.put(("d",), read_cache.answer(version, {"k": "d"}))
+    assert [k for k in "abcd" if cache.get((k,), version)] == ["a", "c", "d"]
+    assert cache.bytes == 27
+    cache.size = 2
+    cache.put(("e",), read_cache.answer(version, {"k": "e"}))
+    assert len(cache) == 2
+    assert cache.get(("c",), (2, 1, 0, "running")) is None  # another version: not this answer
