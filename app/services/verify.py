@@ -1,7 +1,15 @@
-"""Replay a game from its revealed seed and recorded steps: do the stored events match?"""
+"""Replay a game from its revealed seed and recorded steps: do the stored events match?
+
+``replay`` is the pure core (no database): the rulesets' engines re-run every recorded
+step. ``verify`` feeds it from the database (GET /verify); ``app.services.archive`` feeds
+it from an archive file (``forumplay verify archive.json``), so both check the same way.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal, cast
 
 from sqlalchemy import select
@@ -10,21 +18,114 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.errors import AppError, conflict
 from app.models import EventRow, Game, StepRow
 from app.publish import receipts
-from app.rules.base import Actor, Step, seed_commitment
+from app.rules.base import Actor, Player, Step, seed_commitment
 from app.rules.registry import get_ruleset
 from app.services.games import roster, roster_players, ruleset_settings
 from app.services.steps import apply_step, canonical_json, event_record, json_roundtrip, state_hash
 
+# How many mismatches an answer lists (the first ones, in step order).
+MAX_MISMATCHES = 20
 
-async def verify(session: AsyncSession, game: Game) -> dict[str, Any]:
+
+@dataclass(frozen=True, slots=True)
+class RecordedStep:
+    """One step as recorded: what replay re-runs, and the state hash it must reach."""
+
+    seq: int
+    kind: str
+    actor: Actor
+    payload: dict[str, Any]
+    at: datetime
+    state_hash: str
+
+
+def stored_event(kind: str, data: Any, audience: Any, reveal_at: str | None) -> str:
+    """An event as replay compares it (the fields ``steps.event_record`` keeps)."""
+    return canonical_json(
+        {"kind": kind, "data": data, "audience": audience, "reveal_at": reveal_at}
+    )
+
+
+def replay(
+    ruleset_name: str,
+    seed: str,
+    commitment: str,
+    raw_settings: dict[str, Any],
+    players: Sequence[Player],
+    steps: Sequence[RecordedStep],
+    stored: Mapping[int, Sequence[str]],
+    published_receipts: Sequence[tuple[str, Any]],
+    compared: Callable[[dict[str, Any]], bool] | None = None,
+) -> dict[str, Any]:
+    """Pure: re-run ``steps`` from the initial state and compare, step by step, the events
+    each produces with ``stored`` (step seq -> ``stored_event`` strings) and the state it
+    reaches with the recorded hash; then the receipts. ``compared`` picks which replayed
+    events are compared (an archive holds only the public ones); None: all of them.
+    Mismatches are listed in step order, so the first one names the first bad step."""
+    ruleset = get_ruleset(ruleset_name)
+    settings = ruleset_settings(ruleset, raw_settings)
+    state: dict[str, Any] = json_roundtrip(ruleset.initial_state(settings, list(players)))
+    mismatches: list[dict[str, Any]] = []
+    closes: list[tuple[int, Any, Any, bool]] = []  # what the receipts are checked against
+    for row in steps:
+        step = Step(id=f"s{row.seq}", kind=row.kind, actor=row.actor, payload=row.payload)
+        try:
+            outcome = apply_step(ruleset_name, seed, state, step, row.at)
+        except AppError as error:
+            mismatches.append(
+                {"step": row.seq, "problem": f"step rejected on replay: {error.code}"}
+            )
+            break
+        records = [event_record(e) for e in outcome.events]
+        replayed = [canonical_json(r) for r in records if compared is None or compared(r)]
+        if replayed != list(stored.get(row.seq, [])):
+            mismatches.append({"step": row.seq, "problem": "events differ"})
+        if state_hash(outcome.state) != row.state_hash:
+            mismatches.append({"step": row.seq, "problem": "state differs"})
+        closes.append((row.seq, state, outcome.events, outcome.finished))
+        state = json_roundtrip(outcome.state)  # as the database would give it back
+    receipts_checked, receipt_problems = receipts.check_replay(
+        ruleset_name, seed, closes, published_receipts
+    )
+    mismatches.extend(receipt_problems)
+    commitment_ok = seed_commitment(seed) == commitment
+    if not commitment_ok:
+        mismatches.insert(0, {"step": 0, "problem": "seed does not match its commitment"})
+    return {
+        "ok": not mismatches,
+        "commitment_ok": commitment_ok,
+        "steps": len(steps),
+        "events": sum(len(v) for v in stored.values()),
+        "receipts": receipts_checked,
+        "seed": seed,
+        "seed_commitment": commitment,
+        "mismatches": mismatches[:MAX_MISMATCHES],
+    }
+
+
+def recorded_step(row: StepRow) -> RecordedStep:
+    role = cast(Literal["player", "director", "system"], row.actor_role)
+    return RecordedStep(
+        seq=row.seq,
+        kind=row.kind,
+        actor=Actor(role=role, player_id=row.actor_player_id, side=row.actor_side),
+        payload=row.payload,
+        at=row.at,
+        state_hash=row.state_hash,
+    )
+
+
+def require_revealed(game: Game) -> None:
     if not game.seed_revealed:
         raise conflict(
             "seed_not_revealed",
             "种子尚未公开：游戏结束（或导演公开种子）后才能验证。",
             "The seed is not revealed yet: verification is possible once the game ends.",
         )
-    ruleset = get_ruleset(game.ruleset)
-    settings = ruleset_settings(ruleset, game.settings)
+
+
+async def verify(session: AsyncSession, game: Game) -> dict[str, Any]:
+    require_revealed(game)
     players = roster_players(await roster(session, game))
     steps = (
         await session.scalars(
@@ -41,36 +142,8 @@ async def verify(session: AsyncSession, game: Game) -> dict[str, Any]:
     ).all():
         assert event.step_seq is not None
         stored.setdefault(event.step_seq, []).append(
-            canonical_json(
-                {
-                    "kind": event.kind,
-                    "data": event.data,
-                    "audience": event.audience,
-                    "reveal_at": event.reveal_at,
-                }
-            )
+            stored_event(event.kind, event.data, event.audience, event.reveal_at)
         )
-    state: dict[str, Any] = json_roundtrip(ruleset.initial_state(settings, players))
-    mismatches: list[dict[str, Any]] = []
-    closes: list[tuple[int, Any, Any, bool]] = []  # what the receipts are checked against
-    for row in steps:
-        role = cast(Literal["player", "director", "system"], row.actor_role)
-        actor = Actor(role=role, player_id=row.actor_player_id, side=row.actor_side)
-        step = Step(id=f"s{row.seq}", kind=row.kind, actor=actor, payload=row.payload)
-        try:
-            outcome = apply_step(game.ruleset, game.seed, state, step, row.at)
-        except AppError as error:
-            mismatches.append(
-                {"step": row.seq, "problem": f"step rejected on replay: {error.code}"}
-            )
-            break
-        replayed = [canonical_json(event_record(e)) for e in outcome.events]
-        if replayed != stored.get(row.seq, []):
-            mismatches.append({"step": row.seq, "problem": "events differ"})
-        if state_hash(outcome.state) != row.state_hash:
-            mismatches.append({"step": row.seq, "problem": "state differs"})
-        closes.append((row.seq, state, outcome.events, outcome.finished))
-        state = json_roundtrip(outcome.state)  # as the database would give it back
     published = (
         await session.execute(
             select(EventRow.kind, EventRow.data)
@@ -81,20 +154,13 @@ async def verify(session: AsyncSession, game: Game) -> dict[str, Any]:
             .order_by(EventRow.seq)
         )
     ).all()
-    receipts_checked, receipt_problems = receipts.check_replay(
-        game.ruleset, game.seed, closes, [(k, d) for k, d in published]
+    return replay(
+        game.ruleset,
+        game.seed,
+        game.seed_commitment,
+        game.settings,
+        players,
+        [recorded_step(row) for row in steps],
+        stored,
+        [(k, d) for k, d in published],
     )
-    mismatches.extend(receipt_problems)
-    commitment_ok = seed_commitment(game.seed) == game.seed_commitment
-    if not commitment_ok:
-        mismatches.insert(0, {"step": 0, "problem": "seed does not match its commitment"})
-    return {
-        "ok": not mismatches,
-        "commitment_ok": commitment_ok,
-        "steps": len(steps),
-        "events": sum(len(v) for v in stored.values()),
-        "receipts": receipts_checked,
-        "seed": game.seed,
-        "seed_commitment": game.seed_commitment,
-        "mismatches": mismatches[:20],
-    }
