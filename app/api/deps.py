@@ -43,6 +43,19 @@ def bearer_token(
 
 Token = Annotated[str | None, Depends(bearer_token)]
 
+
+async def read_bearer_token(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    """``bearer_token`` run on the event loop, for the hot reads (GET /view, /events):
+    FastAPI runs a plain ``def`` dependency in a worker thread, a hand-off that cost a
+    cached read about as much as the rest of it."""
+    return bearer_token(request, credentials)
+
+
+ReadToken = Annotated[str | None, Depends(read_bearer_token)]
+
 GameAction = Callable[[AsyncSession, Game, Principal], Awaitable[Any]]
 SessionAction = Callable[[AsyncSession], Awaitable[Any]]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any, Union
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.deps import Token, now, run, run_game
+from app.api.deps import GameAction, ReadToken, Token, now, run, run_game
 from app.api.problems import GAME_ACTION, GAME_READ, GAME_WRITE, problems
 from app.api.responses import (
     VIEW_MODELS,
@@ -22,8 +22,10 @@ from app.api.schemas import AddPlayer, CreateGame
 from app.errors import AppError
 from app.models import Game
 from app.services import games as games_service
+from app.services import read_cache
 from app.services import verify as verify_service
-from app.services.auth import Principal, is_admin
+from app.services.auth import Principal, is_admin, known_principal, principal_for
+from app.services.games import load_game
 
 router = APIRouter(prefix="/api/v1", tags=["games"])
 # GET /view answers one ruleset's view (or the setup view).
@@ -93,29 +95,62 @@ async def start_game(request: Request, game_id: str, token: Token) -> JSONRespon
 
 
 @router.get("/games/{game_id}/view", response_model=ViewResponse, responses=GAME_READ)
-async def get_view(request: Request, game_id: str, token: Token) -> JSONResponse:
-    """What the caller may see now (director: everything; player: their view; else public)."""
+async def get_view(request: Request, game_id: str, token: ReadToken) -> Response:
+    """What the caller may see now (director: everything; player: their view; else public).
+    Carries an ``ETag``: send it back in ``If-None-Match`` to get ``304`` while unchanged."""
 
-    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+    async def build(session: AsyncSession, game: Game, principal: Principal) -> Any:
         return await games_service.view(session, game, principal)
 
-    return await run_game(request, game_id, token, action, lock=False)
+    return await cached_read(request, game_id, token, ("view",), build)
 
 
 @router.get("/games/{game_id}/events", response_model=list[Event], responses=GAME_READ)
 async def get_events(
     request: Request,
     game_id: str,
-    token: Token,
+    token: ReadToken,
     after: int = Query(0, ge=0, description="Only events numbered above this"),
     limit: int = Query(500, ge=1, le=5000),
-) -> JSONResponse:
-    """Events visible to the caller, in order, paged by ``after``."""
+) -> Response:
+    """Events visible to the caller, in order, paged by ``after``. Carries an ``ETag``
+    (``If-None-Match`` → ``304`` while there is nothing new)."""
 
-    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+    async def build(session: AsyncSession, game: Game, principal: Principal) -> Any:
         return await games_service.events(session, game, principal, after, limit)
 
-    return await run_game(request, game_id, token, action, lock=False)
+    return await cached_read(request, game_id, token, ("events", str(after), str(limit)), build)
+
+
+async def cached_read(
+    request: Request, game_id: str, token: str | None, what: tuple[str, ...], build: GameAction
+) -> Response:
+    """A read answered from this process's cache when the game is at the version the
+    cached answer was built from (read_cache explains why that is never stale), else
+    built, kept and answered; ``304`` when the client already has it."""
+    cache = read_cache.CACHE
+    admin_token = request.app.state.settings.admin_token
+    async with request.app.state.engine.connect() as conn:
+        head = await read_cache.read_head(conn, game_id)
+        principal = known_principal(head, token, admin_token)
+        found = None
+        if principal is not None:  # the common case: one SELECT, nothing else
+            found = cache.get((game_id, read_cache.audience_of(principal), *what), head.version)
+        if found is None:
+            async with request.app.state.sessionmaker(bind=conn) as session:
+                if principal is None:
+                    principal = await principal_for(session, head, token, admin_token)
+                key = (game_id, read_cache.audience_of(principal), *what)
+                found = cache.get(key, head.version)
+                if found is None:
+                    game = await load_game(session, game_id)
+                    body = await build(session, game, principal)
+                    found = read_cache.answer(read_cache.version_of(game), body)
+                    cache.put(key, found)
+    headers = {"ETag": found.etag}
+    if read_cache.etag_matches(request.headers.get("if-none-match"), found.etag):
+        return Response(status_code=304, headers=headers)
+    return Response(found.body, media_type="application/json", headers=headers)
 
 
 @router.get(

@@ -7,13 +7,13 @@ import hmac
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import AppError, forbidden, unauthorized
-from app.models import Game, PlayerRow, WebSession
+from app.models import PlayerRow, WebSession
 from app.rules.base import DIRECTOR, DIRECTOR_VIEWER, PUBLIC_VIEWER, Actor, Viewer
 
 
@@ -79,24 +79,33 @@ def is_admin(token: str | None, admin_token: str | None) -> bool:
 SESSION_PREFIX = "fps_"
 
 
+class GameCredentials(Protocol):
+    """What telling callers apart needs of a game: a ``Game`` row, or the head a read
+    selects (``read_cache.GameHead``) without the rest of the row."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def director_token_hash(self) -> str: ...
+
+    @property
+    def auth_epoch(self) -> int: ...
+
+
 async def principal_for(
-    session: AsyncSession, game: Game, token: str | None, admin_token: str | None
+    session: AsyncSession, game: GameCredentials, token: str | None, admin_token: str | None
 ) -> Principal:
     """Who the bearer of ``token`` is in ``game``. No token: the public. A token that
     belongs to nobody in this game: 401 (never say whether it is valid elsewhere).
     A browser session's secret (``fps_…``, from its cookie) counts as a token too."""
-    if token is None:
-        return Principal("public")
-    if is_admin(token, admin_token):
-        return Principal("director", via_admin=True)
+    known = known_principal(game, token, admin_token)
+    if known is not None:
+        return known
+    assert token is not None
     digest = hash_token(token)
     if token.startswith(SESSION_PREFIX):
         return await _session_principal(session, game, digest)
-    if hmac.compare_digest(digest, game.director_token_hash):
-        return Principal("director")
-    cached = _players.get((game.id, digest))
-    if cached is not None and cached[1] == game.auth_epoch:
-        return Principal("player", player=cached[0])
     row = await session.scalar(
         select(PlayerRow).where(PlayerRow.token_hash == digest, PlayerRow.game_id == game.id)
     )
@@ -108,7 +117,30 @@ async def principal_for(
     return Principal("player", player=player)
 
 
-async def _session_principal(session: AsyncSession, game: Game, digest: str) -> Principal:
+def known_principal(
+    game: GameCredentials, token: str | None, admin_token: str | None
+) -> Principal | None:
+    """Who the bearer of ``token`` is, when that needs no query: the public, the admin, the
+    director, or a player this process remembers at the game's current ``auth_epoch``.
+    None: ask ``principal_for`` (a browser session, or a token not seen here yet)."""
+    if token is None:
+        return Principal("public")
+    if is_admin(token, admin_token):
+        return Principal("director", via_admin=True)
+    if token.startswith(SESSION_PREFIX):
+        return None
+    digest = hash_token(token)
+    if hmac.compare_digest(digest, game.director_token_hash):
+        return Principal("director")
+    cached = _players.get((game.id, digest))
+    if cached is not None and cached[1] == game.auth_epoch:
+        return Principal("player", player=cached[0])
+    return None
+
+
+async def _session_principal(
+    session: AsyncSession, game: GameCredentials, digest: str
+) -> Principal:
     found = (
         await session.execute(
             select(WebSession, PlayerRow)

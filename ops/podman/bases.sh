@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Stand-ins for the two base images the Dockerfile and docker-compose.yml name
-# (python:3.11-slim, postgres:15), built from Debian packages for hosts that reach no
+# Stand-ins for the base images the Dockerfile and docker-compose.yml name
+# (python:3.11-slim, postgres:15, nginx:1.22), built from Debian packages for hosts that reach no
 # container registry. Each is built once and kept in podman's storage.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,4 +47,18 @@ if ! podman image exists docker.io/library/postgres:15; then
     --change 'EXPOSE 5432' \
     --change 'VOLUME /var/lib/postgresql/data' \
     "$work/postgres.tar" docker.io/library/postgres:15 >/dev/null 2>&1
+fi
+
+if ! podman image exists docker.io/library/nginx:1.22; then
+  echo "building the nginx:1.22 stand-in (Debian $suite, nginx-light and curl)"
+  mmdebstrap "${slim[@]}" --include=nginx-light,curl,ca-certificates \
+    --customize-hook='ln -sf /dev/stdout "$1/var/log/nginx/access.log"' \
+    --customize-hook='ln -sf /dev/stderr "$1/var/log/nginx/error.log"' \
+    "$suite" "$work/nginx.tar" >"$work/nginx.log" 2>&1 || { cat "$work/nginx.log"; exit 1; }
+  podman import \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'CMD ["nginx", "-g", "daemon off;"]' \
+    --change 'STOPSIGNAL SIGQUIT' \
+    --change 'EXPOSE 80' \
+    "$work/nginx.tar" docker.io/library/nginx:1.22 >/dev/null 2>&1
 fi

@@ -4,7 +4,9 @@
 #   2. build the image (docker format: OCI drops HEALTHCHECK), check it runs as non-root,
 #   3. run it alone on its embedded SQLite until its health check passes, play a game,
 #   4. bring docker-compose.yml up (Debian's docker-compose v1 against `podman system
-#      service`), wait until every service is healthy, play a game, tear it all down.
+#      service`): PostgreSQL, the one-shot migration, two app replicas and the nginx proxy;
+#      wait until every service is healthy, play a game through the proxy, check that both
+#      replicas answered (the proxy's log names the replica of each request), tear it down.
 # Without systemd nothing runs health checks on a timer, so this script runs them itself,
 # in a bounded loop. Usage: ops/podman/image-test.sh   (make image-test)
 set -euo pipefail
@@ -36,7 +38,7 @@ cleanup() {
     kill "$service_pid" 2>/dev/null
   fi
   podman rm -f "$project-alone" >/dev/null 2>&1
-  podman rmi -f "$image" "${project}_app" >/dev/null 2>&1
+  podman rmi -f "$image" >/dev/null 2>&1
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -80,22 +82,29 @@ wait_healthy "name=$project-alone" "$project-alone"
 "$python" "$here/play.py" "http://127.0.0.1:$port"
 podman rm -f "$project-alone" >/dev/null 2>&1
 
-say "docker-compose.yml (app + PostgreSQL)"
+say "docker-compose.yml (PostgreSQL, 2 app replicas, nginx in front)"
 podman system service --time=0 "unix://$work/podman.sock" >"$work/service.log" 2>&1 &
 service_pid=$!
 for _ in $(seq 1 50); do [ -S "$work/podman.sock" ] && break; sleep 0.2; done
 export DOCKER_HOST="unix://$work/podman.sock"
 # Compose would build through the API in OCI format (no health check): use the image built above.
-podman tag "$image" "${project}_app"
+export FORUMPLAY_IMAGE="$image" FORUMPLAY_REPLICAS=2
 port=$(free_port)
-# `up` waits for the database to be healthy, so it runs in the background while
-# wait_healthy runs the health checks; it leaves its exit status in up.rc.
+# `up` waits for the database, then the replicas, to be healthy, so it runs in the background
+# while wait_healthy runs the health checks; it leaves its exit status in up.rc.
 (cd "$root" && FORUMPLAY_PORT=$port docker-compose -p "$project" up -d --no-build \
   >"$work/up.log" 2>&1; echo $? >"$work/up.rc") &
 up_pid=$!
-wait_healthy "label=com.docker.compose.project=$project" "_app_"
+compose="label=com.docker.compose.project=$project"
+wait_healthy "$compose" "_app_1"
+wait_healthy "$compose" "_app_2"
+wait_healthy "$compose" "_proxy_"
 wait "$up_pid"
 [ "$(cat "$work/up.rc")" = 0 ] || { cat "$work/up.log"; exit 1; }
 "$python" "$here/play.py" "http://127.0.0.1:$port"
+proxy=$(podman ps -q --filter "$compose" --filter "label=com.docker.compose.service=proxy")
+replicas=$(podman logs "$proxy" 2>/dev/null | grep -o 'upstream=[0-9.:]*' | sort -u | wc -l)
+echo "the proxy spread the game's requests over $replicas replicas"
+[ "$replicas" -ge 2 ] || { podman logs --tail 20 "$proxy"; exit 1; }
 (cd "$root" && docker-compose -p "$project" down -v) >/dev/null 2>&1
 say "image test passed"
