@@ -199,11 +199,8 @@ async def spectator(request: Request, game_id: str, verify: int = 0) -> Response
         page = await load(request, game_id, None, pages_service.spectator_page)
         context = _game_context(page, lang)
         if verify and page["summary"].get("seed"):
-
-            async def check(session: AsyncSession, game: Game, principal: Principal) -> Any:
-                return await verify_service.verify(session, game)
-
-            context["verified"] = await transact_game(request, game_id, None, check, lock=False)
+            sessionmaker = request.app.state.sessionmaker
+            context["verified"] = await verify_service.verify(sessionmaker, game_id)
     except AppError as error:
         return error_page(request, error)
     return render(request, "game.html", {**context, "stream": f"/api/v1/games/{game_id}/stream"})
