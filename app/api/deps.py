@@ -45,7 +45,7 @@ def bearer_token(
 Token = Annotated[str | None, Depends(bearer_token)]
 
 
-def known_ids(request: Request) -> None:
+async def known_ids(request: Request) -> None:
     """A path id this service could never have made (``could_be_id``) names nothing: 404
     before the database is asked (a NUL byte would make PostgreSQL fail the query)."""
     for name, value in request.path_params.items():

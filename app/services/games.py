@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import secrets
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
@@ -27,7 +27,7 @@ from app.rules.base import (
 from app.rules.documents import MAX_BYTES as MAX_SCENARIO_BYTES
 from app.rules.documents import DocumentError, check_size, check_values, read_document
 from app.rules.registry import get_ruleset
-from app.rules.types import Seconds, Title
+from app.rules.types import Name, Seconds, Title
 from app.services.auth import (
     Principal,
     could_be_id,
@@ -122,6 +122,24 @@ def parse_scenario(source: str | dict[str, Any] | None) -> dict[str, Any]:
 
 
 _SCENARIO_TITLE: TypeAdapter[str | None] = TypeAdapter(Title | None)
+_TITLE: TypeAdapter[str] = TypeAdapter(Annotated[Title, Field(min_length=1)])
+_NAME: TypeAdapter[str] = TypeAdapter(Name)
+
+
+def _checked(adapter: TypeAdapter[str], value: str, field: str, field_zh: str) -> str:
+    """``value`` as the boundary types take it (the API's models checked it already;
+    the web pages' forms arrive here unchecked)."""
+    try:
+        return adapter.validate_python(value)
+    except ValidationError as error:
+        problems = [f"{field}: {e['msg'].removeprefix('Value error, ')}" for e in error.errors()]
+        raise AppError(
+            422,
+            "invalid_body",
+            f"{field_zh}有误：" + "；".join(problems),
+            f"Invalid {field}: " + "; ".join(problems),
+            extra={"errors": problems},
+        ) from None
 
 
 def _scenario_problem(error: DocumentError) -> AppError:
@@ -185,6 +203,7 @@ async def create_game(
     now: datetime,
 ) -> dict[str, Any]:
     ruleset = get_ruleset(ruleset_name)
+    title = _checked(_TITLE, title, "title", "标题")
     settings_in = dict(raw_settings)
     tz_name = timezone or settings_in.get("timezone") or "Asia/Shanghai"
     try:
@@ -245,6 +264,10 @@ async def add_player(
     forum_name: str | None = None,
 ) -> dict[str, Any]:
     require_director(principal)
+    # Stored and compared normalised (NFKC, trimmed): a look-alike is the same name.
+    name = _checked(_NAME, name, "name", "名字")
+    if forum_name is not None:
+        forum_name = _checked(_NAME, forum_name, "forum_name", "论坛名")
     if game.status != "setup":
         raise conflict(
             "not_in_setup",

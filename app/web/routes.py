@@ -7,6 +7,7 @@ with the reason, in the reader's language, and the problem's HTTP status.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 from collections.abc import Awaitable, Callable
@@ -548,8 +549,13 @@ async def create_game(request: Request) -> Response:
     title_in = str(form.get("title") or "").strip()
     timezone = str(form.get("timezone") or "").strip() or None
 
+    try:  # reading a scenario is CPU work: off the event loop
+        scenario = await asyncio.to_thread(games_service.parse_scenario, scenario_text)
+    except AppError as error:
+        message = pick(lang, error.message_zh, error.message_en)
+        return _new_game_page(request, ruleset, message, error.status)
+
     async def create(session: AsyncSession) -> Any:
-        scenario = games_service.parse_scenario(scenario_text)
         title = title_in or scenario.get("title") or translator(lang)(f"ruleset_{ruleset}")
         merged = {**scenario.get("settings", {}), **settings}
         created = await games_service.create_game(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -20,13 +21,16 @@ from httpx import AsyncClient, Response
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.api import deps
 from app.clock import FakeClock
 from app.models import AuditRow, Game, PlayerRow
 from app.rules.types import MAX_DURATION_SECONDS
 from app.services import games as games_service
 from app.services import verify as verify_service
+from app.settings import Settings
 from tests.service.helpers import TB_SETTINGS, bearer, create_game, ok, problem, team_battle
 from tests.service.island_helpers import example_text, island_game
+from tests.service.live_server import thread_server
 
 GAMES = "/api/v1/games"
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay"]
@@ -503,3 +507,43 @@ async def test_a_wrong_or_missing_admin_token_is_401(client: AsyncClient) -> Non
     for headers in ({}, bearer("wrong"), bearer("s3cret-admi")):
         problem(await client.post(GAMES, json=body, headers=headers), 401, "admin_required")
     ok(await client.post(GAMES, json=body, headers=bearer("s3cret-admin")), 201)
+
+
+# --- 7. an unexpected error ------------------------------------------------------------
+
+
+def _exchange(sock: socket.socket, path: str) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP/1.1 request on an open connection, and its whole response."""
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: test\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, "the server closed the connection"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines)}
+    while len(body) < int(headers["content-length"]):
+        chunk = sock.recv(65536)
+        assert chunk, "the server closed the connection mid-answer"
+        body += chunk
+    return int(status_line.split()[1]), headers, body
+
+
+def test_a_500_leaves_the_connection_usable(
+    settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(deps, "load_game", broken)
+    with thread_server(settings, clock) as base:
+        host, port = base.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=WAIT) as sock:
+            status, headers, body = _exchange(sock, f"{GAMES}/abc")
+            assert status == 500
+            assert headers["content-type"].startswith("application/problem+json")
+            assert json.loads(body)["code"] == "internal_error"
+            assert headers.get("connection") != "close"
+            status, _, body = _exchange(sock, "/healthz")  # the same connection
+            assert (status, json.loads(body)) == (200, {"ok": True})
