@@ -37,7 +37,7 @@ ViewResponse: Any = Union[VIEW_MODELS]  # noqa: UP007
     "/games",
     status_code=201,
     response_model=CreatedGame,
-    responses=problems(400, 401, 403, 413, 422, 503),
+    responses=problems(400, 401, 403, 409, 413, 422, 503),
     max_body_size=MAX_CREATE_BODY,
 )
 async def create_game(request: Request, body: CreateGame, token: Token) -> JSONResponse:
