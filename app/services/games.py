@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import secrets
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
@@ -58,12 +58,10 @@ class GameOptions(BaseModel):
     )
 
 
-def validation_problem(
-    error: ValidationError, what_zh: str, what_en: str, field: str = ""
-) -> AppError:
+def validation_problem(error: ValidationError, what_zh: str, what_en: str) -> AppError:
     problems: list[str] = []
     for e in error.errors():
-        where = ".".join(str(p) for p in (field, *e["loc"]) if p != "")
+        where = ".".join(str(p) for p in e["loc"])
         message = str(e["msg"])
         if message.startswith("Value error, "):
             # A model-level check may report several problems at once, "; "-separated.
@@ -99,8 +97,8 @@ def parse_scenario(source: str | dict[str, Any] | None) -> dict[str, Any]:
         data: Any = read_scenario(source)
     else:
         try:
-            check_size(len(json.dumps(source, ensure_ascii=False, allow_nan=True).encode()))
-            check_values(source)
+            check_values(source)  # first: it bounds the nesting json.dumps recurses into
+            check_size(len(json.dumps(source, ensure_ascii=False).encode()))
         except DocumentError as error:
             raise _scenario_problem(error) from None
         data = source
@@ -113,20 +111,22 @@ def parse_scenario(source: str | dict[str, Any] | None) -> dict[str, Any]:
             extra={"errors": ["scenario: must be a mapping of settings"]},
         )
     if isinstance(data.get("settings"), dict):
-        try:
-            title = _SCENARIO_TITLE.validate_python(data.get("title"))
-        except ValidationError as error:
-            raise validation_problem(error, "剧本标题", "scenario title", "title") from None
+        title = _checked(
+            _SCENARIO_TITLE, data.get("title"), "title", "剧本标题", "invalid_scenario"
+        )
         return {"title": title, "settings": dict(data["settings"])}
     return {"settings": dict(data)}
 
 
+T = TypeVar("T")
 _SCENARIO_TITLE: TypeAdapter[str | None] = TypeAdapter(Title | None)
 _TITLE: TypeAdapter[str] = TypeAdapter(Annotated[Title, Field(min_length=1)])
 _NAME: TypeAdapter[str] = TypeAdapter(Name)
 
 
-def _checked(adapter: TypeAdapter[str], value: str, field: str, field_zh: str) -> str:
+def _checked(
+    adapter: TypeAdapter[T], value: Any, field: str, field_zh: str, code: str = "invalid_body"
+) -> T:
     """``value`` as the boundary types take it (the API's models checked it already;
     the web pages' forms arrive here unchecked)."""
     try:
@@ -135,7 +135,7 @@ def _checked(adapter: TypeAdapter[str], value: str, field: str, field_zh: str) -
         problems = [f"{field}: {e['msg'].removeprefix('Value error, ')}" for e in error.errors()]
         raise AppError(
             422,
-            "invalid_body",
+            code,
             f"{field_zh}有误：" + "；".join(problems),
             f"Invalid {field}: " + "; ".join(problems),
             extra={"errors": problems},
