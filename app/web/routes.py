@@ -798,7 +798,7 @@ async def director_add_player(request: Request, game_id: str) -> Response:
             )
         added = await games_service.add_player(session, game, principal, name, side, now(request))
         url = await sessions_service.new_invite(session, game, added["id"], now(request))
-        return {"name": name, "url": url}
+        return {"name": added["name"], "url": url}
 
     return await _director_action(request, game_id, do, show="invite")
 

@@ -10,10 +10,12 @@ another, ``/verify`` computed once, the admin token's 401.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import socket
 import threading
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -23,9 +25,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.api import deps
 from app.clock import FakeClock
-from app.models import AuditRow, Game, PlayerRow
+from app.models import AuditRow, Game, IdempotencyRow, PlayerRow
 from app.rules.types import MAX_DURATION_SECONDS
 from app.services import games as games_service
+from app.services import idempotency
 from app.services import verify as verify_service
 from app.settings import Settings
 from tests.service.helpers import TB_SETTINGS, bearer, create_game, ok, problem, team_battle
@@ -412,6 +415,54 @@ async def test_a_refused_request_leaves_its_key_free_for_a_corrected_retry(
     other = {"name": "a3", "side": "A"}
     response = await game.post("/players", "director", other, headers=headers)
     problem(response, 422, "idempotency_key_reused")
+
+
+async def _pending_claim(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    token: str,
+    key: str,
+    url: str,
+    body: bytes,
+    at: datetime,
+) -> None:
+    """A claim left as a request that never finished would leave it."""
+    path = f"{url}#{hashlib.sha256(body).hexdigest()[:32]}"
+    async with sessionmaker() as session, session.begin():
+        session.add(
+            IdempotencyRow(
+                scope=idempotency.scope_for(token),
+                key=key,
+                method="POST",
+                path=path,
+                status_code=idempotency.PENDING,
+                body={},
+                created_at=at,
+            )
+        )
+
+
+async def test_a_claim_still_running_is_a_409_and_a_stale_one_is_taken_over(
+    client: AsyncClient,
+    clock: FakeClock,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.0)
+    game = await create_game(client, "team_battle")
+    url = f"{game.url}/players"
+    body = json.dumps({"name": "a1", "side": "A"}).encode()
+    headers = {"Content-Type": "application/json", "Idempotency-Key": "k1", **bearer(game.director)}
+    await _pending_claim(sessionmaker, game.director, "k1", url, body, clock.now())
+    busy = await client.post(url, content=body, headers=headers)
+    problem(busy, 409, "idempotency_key_in_use")
+    assert await _count(sessionmaker, PlayerRow) == 0
+    # A claim older than a request can take was left by a process that died: taken over.
+    headers["Idempotency-Key"] = "k2"
+    old = clock.now() - idempotency.STALE_AFTER - timedelta(seconds=1)
+    await _pending_claim(sessionmaker, game.director, "k2", url, body, old)
+    added = ok(await client.post(url, content=body, headers=headers), 201)
+    assert ok(await client.post(url, content=body, headers=headers), 201) == added
+    assert await _count(sessionmaker, PlayerRow) == 1
 
 
 # --- 4. names and director bodies ---------------------------------------------------------
