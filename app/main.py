@@ -11,17 +11,19 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from sqlalchemy import text
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy import func, select, text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api import access, director, games, openapi, orders, publishing, stream
+from app import observability
+from app.api import access, archive, director, games, openapi, orders, publishing, stream
 from app.clock import Clock, SystemClock
 from app.db import make_engine, make_sessionmaker
 from app.errors import AppError, prefers_english, problem
 from app.live import Hub
+from app.publish.models import DeliveryRow
 from app.publish.worker import DeliveryWorker
 from app.rules.base import RuleViolation
 from app.scheduler import scheduler_loop
@@ -35,6 +37,7 @@ log = logging.getLogger("forumplay")
 
 def _problem_response(request: Request, error: AppError) -> JSONResponse:
     english = prefers_english(request.headers.get("accept-language"))
+    request.scope[observability.PROBLEM_CODE] = error.code  # orders refused, by code
     return JSONResponse(problem(error, english), status_code=error.status, media_type=PROBLEM_JSON)
 
 
@@ -76,6 +79,7 @@ class UnexpectedErrors:
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     settings = settings or get_settings()
     clock = clock or SystemClock()
+    observability.configure_logging()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -171,6 +175,21 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await conn.execute(text("SELECT 1"))
         return {"ok": True}
 
+    @app.get("/metrics", response_class=Response, include_in_schema=False)  # not JSON
+    async def metrics(request: Request) -> Response:
+        """Prometheus metrics: requests, orders, timers, the outbox, streams."""
+        async with request.app.state.sessionmaker() as session:
+            depth = await session.execute(
+                select(DeliveryRow.status, func.count())
+                .where(DeliveryRow.status.in_(("pending", "sending", "failed")))
+                .group_by(DeliveryRow.status)
+            )
+            outbox = {str(status): int(count) for status, count in depth.all()}
+        body, media_type = observability.metrics_text(
+            request.app.state.hub.subscriber_count(), outbox
+        )
+        return Response(body, media_type=media_type)
+
     # Orders first: routes are matched in order, and order submission is the hot path.
     app.include_router(orders.router)
     app.include_router(games.router)
@@ -178,9 +197,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(publishing.router)
     app.include_router(access.router)
     app.include_router(stream.router)
+    app.include_router(archive.router)
     app.include_router(web_routes.router)
     app.mount("/static", StaticFiles(directory=web_routes.STATIC), name="static")
     openapi.install(app)
+    app.add_middleware(observability.RequestMiddleware)
     return app
 
 

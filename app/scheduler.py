@@ -21,6 +21,7 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app import observability
 from app.clock import Clock
 from app.errors import AppError
 from app.models import Game, Timer
@@ -99,6 +100,7 @@ async def _run_one(
             timer.done_at = now
             data = {"kind": timer.kind, "key": timer.key, "code": error.code}
             append_event(session, game, "timer_refused", data, ["director"], now)
+        observability.timer_ran(timer.kind, game.id, lateness)
         return True
 
 
@@ -110,7 +112,8 @@ async def scheduler_loop(
     while True:
         ran = 0
         try:
-            ran = await run_due_timers(sessionmaker, clock, batch)
+            with observability.SCHEDULER_PASS.time():
+                ran = await run_due_timers(sessionmaker, clock, batch)
         except asyncio.CancelledError:
             raise
         except Exception:  # keep the loop alive; the failed timer is retried next pass

@@ -36,6 +36,7 @@ from sqlalchemy import exists, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
+from app import observability
 from app.clock import Clock
 from app.publish.channels import ADAPTERS, make_http_client, seal_config
 from app.publish.channels.base import ChannelAdapter, FinalError, Outgoing, RetryableError, Sent
@@ -209,6 +210,7 @@ class DeliveryWorker:
                     row.next_attempt_at = None
                     if result.sent.config_updates:
                         await self._update_config(session, row.channel_id, result.sent)
+                    observability.delivery_recorded(row.status, row.created_at, now)
                     continue
                 row.error = (result.error or "")[:MAX_ERROR_LENGTH]
                 if result.final or row.attempts >= self.settings.publish_max_attempts:
@@ -219,6 +221,7 @@ class DeliveryWorker:
                     row.next_attempt_at = now + timedelta(
                         seconds=self.backoff(row.attempts, result.retry_after)
                     )
+                observability.delivery_recorded(row.status, row.created_at, now)
 
     async def _update_config(self, session: AsyncSession, channel_id: str, sent: Sent) -> None:
         """What the platform told the adapter to remember (e.g. the thread a first post

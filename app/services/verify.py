@@ -1,15 +1,20 @@
-"""Replay a game from its revealed seed and recorded steps: do the stored events match?"""
+"""Replay a game from its revealed seed and recorded steps: do the stored events match?
+
+``replay`` is the pure core (no database): the rulesets' engines re-run every recorded
+step. ``verify`` feeds it from the database (GET /verify); ``app.services.archive`` feeds
+it from an archive file (``forumplay verify archive.json``), so both check the same way.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, NamedTuple, cast
+from typing import Any, Literal, cast
 
-from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -20,6 +25,107 @@ from app.rules.base import Actor, Player, Step, seed_commitment
 from app.rules.registry import get_ruleset
 from app.services.games import load_game, roster, roster_players, ruleset_settings
 from app.services.steps import apply_step, canonical_json, event_record, json_roundtrip, state_hash
+
+# How many mismatches an answer lists (the first ones, in step order).
+MAX_MISMATCHES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedStep:
+    """One step as recorded: what replay re-runs, and the state hash it must reach."""
+
+    seq: int
+    kind: str
+    actor: Actor
+    payload: dict[str, Any]
+    at: datetime
+    state_hash: str
+
+
+def stored_event(kind: str, data: Any, audience: Any, reveal_at: str | None) -> str:
+    """An event as replay compares it (the fields ``steps.event_record`` keeps)."""
+    return canonical_json(
+        {"kind": kind, "data": data, "audience": audience, "reveal_at": reveal_at}
+    )
+
+
+def replay(
+    ruleset_name: str,
+    seed: str,
+    commitment: str,
+    raw_settings: dict[str, Any],
+    players: Sequence[Player],
+    steps: Sequence[RecordedStep],
+    stored: Mapping[int, Sequence[str]],
+    published_receipts: Sequence[tuple[str, Any]],
+    compared: Callable[[dict[str, Any]], bool] | None = None,
+) -> dict[str, Any]:
+    """Pure: re-run ``steps`` from the initial state and compare, step by step, the events
+    each produces with ``stored`` (step seq -> ``stored_event`` strings) and the state it
+    reaches with the recorded hash; then the receipts. ``compared`` picks which replayed
+    events are compared (an archive holds only the public ones); None: all of them.
+    Mismatches are listed in step order, so the first one names the first bad step."""
+    ruleset = get_ruleset(ruleset_name)
+    settings = ruleset_settings(ruleset, raw_settings)
+    state: dict[str, Any] = json_roundtrip(ruleset.initial_state(settings, list(players)))
+    mismatches: list[dict[str, Any]] = []
+    closes: list[tuple[int, Any, Any, bool]] = []  # what the receipts are checked against
+    for row in steps:
+        step = Step(id=f"s{row.seq}", kind=row.kind, actor=row.actor, payload=row.payload)
+        try:
+            outcome = apply_step(ruleset_name, seed, state, step, row.at)
+        except AppError as error:
+            mismatches.append(
+                {"step": row.seq, "problem": f"step rejected on replay: {error.code}"}
+            )
+            break
+        records = [event_record(e) for e in outcome.events]
+        replayed = [canonical_json(r) for r in records if compared is None or compared(r)]
+        if replayed != list(stored.get(row.seq, [])):
+            mismatches.append({"step": row.seq, "problem": "events differ"})
+        if state_hash(outcome.state) != row.state_hash:
+            mismatches.append({"step": row.seq, "problem": "state differs"})
+        closes.append((row.seq, state, outcome.events, outcome.finished))
+        state = json_roundtrip(outcome.state)  # as the database would give it back
+    receipts_checked, receipt_problems = receipts.check_replay(
+        ruleset_name, seed, closes, published_receipts
+    )
+    mismatches.extend(receipt_problems)
+    commitment_ok = seed_commitment(seed) == commitment
+    if not commitment_ok:
+        mismatches.insert(0, {"step": 0, "problem": "seed does not match its commitment"})
+    return {
+        "ok": not mismatches,
+        "commitment_ok": commitment_ok,
+        "steps": len(steps),
+        "events": sum(len(v) for v in stored.values()),
+        "receipts": receipts_checked,
+        "seed": seed,
+        "seed_commitment": commitment,
+        "mismatches": mismatches[:MAX_MISMATCHES],
+    }
+
+
+def recorded_step(row: StepRow) -> RecordedStep:
+    role = cast(Literal["player", "director", "system"], row.actor_role)
+    return RecordedStep(
+        seq=row.seq,
+        kind=row.kind,
+        actor=Actor(role=role, player_id=row.actor_player_id, side=row.actor_side),
+        payload=row.payload,
+        at=row.at,
+        state_hash=row.state_hash,
+    )
+
+
+def require_revealed(game: Game) -> None:
+    if not game.seed_revealed:
+        raise conflict(
+            "seed_not_revealed",
+            "种子尚未公开：游戏结束（或导演公开种子）后才能验证。",
+            "The seed is not revealed yet: verification is possible once the game ends.",
+        )
+
 
 # Answers already computed, by (game id, step count): a finished game's record never
 # changes, and a game that goes on gets a new step count. Bounded, oldest dropped first.
@@ -36,18 +142,13 @@ def forget(game_id: str) -> None:
 
 
 async def verify(sessionmaker: async_sessionmaker[AsyncSession], game_id: str) -> dict[str, Any]:
-    """The verification of a game: computed once per (game, step count) and shared by
-    concurrent callers, who hold no database connection while they wait; the replay runs
-    in a worker thread, so the server keeps answering meanwhile."""
+    """GET /verify: computed once per (game, step count) and shared by concurrent callers,
+    who hold no database connection while they wait; the replay runs in a worker thread,
+    so the server keeps answering meanwhile."""
     while True:
         async with sessionmaker() as session:
             game = await load_game(session, game_id)
-            if not game.seed_revealed:
-                raise conflict(
-                    "seed_not_revealed",
-                    "种子尚未公开：游戏结束（或导演公开种子）后才能验证。",
-                    "The seed is not revealed yet: verification is possible once the game ends.",
-                )
+            require_revealed(game)
             key = (game.id, game.step_seq)
             if key in _answers:
                 _answers.move_to_end(key)
@@ -59,13 +160,17 @@ async def verify(sessionmaker: async_sessionmaker[AsyncSession], game_id: str) -
             return await asyncio.shield(running)
 
 
+class _LeaderGone(Exception):
+    """The caller computing an answer failed or went away: the next caller computes it."""
+
+
 async def _compute(session: AsyncSession, game: Game, key: tuple[str, int]) -> dict[str, Any]:
     future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
     _running[key] = future
     try:
-        record = await _load(session, game)
+        record = await _record(session, game)
         await session.close()  # the replay needs no connection
-        answer = await asyncio.to_thread(replay, record)
+        answer = await asyncio.to_thread(replay, *record)
     except BaseException:
         future.set_exception(_LeaderGone())
         future.exception()  # retrieved: the waiters try again on their own
@@ -80,38 +185,8 @@ async def _compute(session: AsyncSession, game: Game, key: tuple[str, int]) -> d
         del _running[key]
 
 
-class _LeaderGone(Exception):
-    """The caller computing an answer failed or went away: the next caller computes it."""
-
-
-class _StepRecord(NamedTuple):
-    seq: int
-    kind: str
-    actor_role: str
-    actor_player_id: str | None
-    actor_side: str | None
-    payload: Any
-    at: datetime
-    state_hash: str
-
-
-@dataclass(frozen=True)
-class _Record:
-    """Everything the replay reads, loaded from the database beforehand."""
-
-    ruleset: str
-    seed: str
-    seed_commitment: str
-    settings: BaseModel
-    players: list[Player]
-    steps: list[_StepRecord]
-    stored: dict[int, list[str]]
-    published: list[tuple[str, Any]]
-
-
-async def _load(session: AsyncSession, game: Game) -> _Record:
-    ruleset = get_ruleset(game.ruleset)
-    settings = ruleset_settings(ruleset, game.settings)
+async def _record(session: AsyncSession, game: Game) -> tuple[Any, ...]:
+    """``replay``'s arguments, read from the database."""
     players = roster_players(await roster(session, game))
     steps = (
         await session.scalars(
@@ -128,14 +203,7 @@ async def _load(session: AsyncSession, game: Game) -> _Record:
     ).all():
         assert event.step_seq is not None
         stored.setdefault(event.step_seq, []).append(
-            canonical_json(
-                {
-                    "kind": event.kind,
-                    "data": event.data,
-                    "audience": event.audience,
-                    "reveal_at": event.reveal_at,
-                }
-            )
+            stored_event(event.kind, event.data, event.audience, event.reveal_at)
         )
     published = (
         await session.execute(
@@ -147,74 +215,13 @@ async def _load(session: AsyncSession, game: Game) -> _Record:
             .order_by(EventRow.seq)
         )
     ).all()
-    return _Record(
-        ruleset=game.ruleset,
-        seed=game.seed,
-        seed_commitment=game.seed_commitment,
-        settings=settings,
-        players=players,
-        steps=[
-            _StepRecord(
-                r.seq,
-                r.kind,
-                r.actor_role,
-                r.actor_player_id,
-                r.actor_side,
-                r.payload,
-                r.at,
-                r.state_hash,
-            )
-            for r in steps
-        ],
-        stored=stored,
-        published=[(k, d) for k, d in published],
+    return (
+        game.ruleset,
+        game.seed,
+        game.seed_commitment,
+        game.settings,
+        players,
+        [recorded_step(row) for row in steps],
+        stored,
+        [(k, d) for k, d in published],
     )
-
-
-def replay(record: _Record) -> dict[str, Any]:
-    """Re-run the recorded steps from the seed and compare every event. Pure, blocking."""
-    ruleset = get_ruleset(record.ruleset)
-    settings, players, steps, stored = (
-        record.settings,
-        record.players,
-        record.steps,
-        record.stored,
-    )
-    state: dict[str, Any] = json_roundtrip(ruleset.initial_state(settings, players))
-    mismatches: list[dict[str, Any]] = []
-    closes: list[tuple[int, Any, Any, bool]] = []  # what the receipts are checked against
-    for row in steps:
-        role = cast(Literal["player", "director", "system"], row.actor_role)
-        actor = Actor(role=role, player_id=row.actor_player_id, side=row.actor_side)
-        step = Step(id=f"s{row.seq}", kind=row.kind, actor=actor, payload=row.payload)
-        try:
-            outcome = apply_step(record.ruleset, record.seed, state, step, row.at)
-        except AppError as error:
-            mismatches.append(
-                {"step": row.seq, "problem": f"step rejected on replay: {error.code}"}
-            )
-            break
-        replayed = [canonical_json(event_record(e)) for e in outcome.events]
-        if replayed != stored.get(row.seq, []):
-            mismatches.append({"step": row.seq, "problem": "events differ"})
-        if state_hash(outcome.state) != row.state_hash:
-            mismatches.append({"step": row.seq, "problem": "state differs"})
-        closes.append((row.seq, state, outcome.events, outcome.finished))
-        state = json_roundtrip(outcome.state)  # as the database would give it back
-    receipts_checked, receipt_problems = receipts.check_replay(
-        record.ruleset, record.seed, closes, record.published
-    )
-    mismatches.extend(receipt_problems)
-    commitment_ok = seed_commitment(record.seed) == record.seed_commitment
-    if not commitment_ok:
-        mismatches.insert(0, {"step": 0, "problem": "seed does not match its commitment"})
-    return {
-        "ok": not mismatches,
-        "commitment_ok": commitment_ok,
-        "steps": len(steps),
-        "events": sum(len(v) for v in stored.values()),
-        "receipts": receipts_checked,
-        "seed": record.seed,
-        "seed_commitment": record.seed_commitment,
-        "mismatches": mismatches[:20],
-    }
