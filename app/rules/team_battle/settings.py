@@ -22,7 +22,7 @@ class TeamBattleSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     slots: int = Field(5, ge=1, le=20, description="TB-2: number of parallel slots per side")
-    troops: dict[str, Annotated[int, Field(ge=1, le=MAX_TROOPS)]] = Field(
+    troops: dict[str, Annotated[int, Field(le=MAX_TROOPS)]] = Field(
         default_factory=lambda: {"A": 30, "B": 30},
         description="TB-3: each side's troop total, set by the director (keys 'A' and 'B')",
     )
