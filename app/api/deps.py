@@ -23,7 +23,7 @@ from app.web.security import CSRF_HEADER, SAFE_METHODS, check_csrf, session_toke
 _bearer = HTTPBearer(auto_error=False, description="A director, player or admin token.")
 
 
-def bearer_token(
+async def bearer_token(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
