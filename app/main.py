@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import observability
 from app.api import (
@@ -81,6 +82,41 @@ def database_unavailable_error() -> AppError:
         "The database is unreachable for now; retry later. A request without a "
         "successful answer was not acknowledged.",
     )
+
+
+class UnexpectedErrors:
+    """ASGI middleware: an exception no handler took becomes a problem+json 500 (logged),
+    and the connection stays usable. If the answer had already begun, nothing can be
+    said any more: the exception goes on and the server closes the connection."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as error:
+            if started:
+                raise
+            request = Request(scope)
+            log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
+            failure = AppError(
+                500,
+                "internal_error",
+                "服务器内部错误，操作未生效。",
+                "Internal error; nothing was changed.",
+            )
+            await _problem_response(request, failure)(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
@@ -183,16 +219,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             )
         return _problem_response(request, failure)
 
-    @app.exception_handler(Exception)
-    async def unexpected(request: Request, error: Exception) -> JSONResponse:
-        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
-        failure = AppError(
-            500,
-            "internal_error",
-            "服务器内部错误，操作未生效。",
-            "Internal error; nothing was changed.",
-        )
-        return _problem_response(request, failure)
+    # An unexpected exception is answered here, inside Starlette's ServerErrorMiddleware:
+    # that one would answer too, but then re-raise, and the server would drop the
+    # keep-alive connection half-open (the client's next request on it was reset).
+    app.add_middleware(UnexpectedErrors)
 
     async def database_error(request: Request, error: Exception) -> JSONResponse:
         """The database is away (stopped, restarting, unreachable, out of connections):

@@ -9,13 +9,15 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.deps import Token, now, run_game
+from app.api.deps import CHECKED_IDS, Token, now, run_game
 from app.api.problems import GAME_ACTION
 from app.models import Game
 from app.services import sessions as sessions_service
 from app.services.auth import Principal
 
-router = APIRouter(prefix="/api/v1/games/{game_id}/players/{player_id}", tags=["players"])
+router = APIRouter(
+    prefix="/api/v1/games/{game_id}/players/{player_id}", tags=["players"], dependencies=CHECKED_IDS
+)
 
 
 class InviteLink(BaseModel):

@@ -9,13 +9,13 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.deps import run_game
+from app.api.deps import CHECKED_IDS, run_game
 from app.api.problems import problems
 from app.models import Game
 from app.services import archive as archive_service
 from app.services.auth import Principal
 
-router = APIRouter(prefix="/api/v1", tags=["games"])
+router = APIRouter(prefix="/api/v1", tags=["games"], dependencies=CHECKED_IDS)
 
 
 class Archive(BaseModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
@@ -10,19 +11,19 @@ from fastapi import Depends, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.errors import not_found
 from app.models import Game
 from app.services import idempotency
-from app.services.auth import SESSION_PREFIX, Principal, principal_for
+from app.services.auth import SESSION_PREFIX, Principal, could_be_id, principal_for
 from app.services.games import load_game
 from app.web.security import CSRF_HEADER, SAFE_METHODS, check_csrf, session_token_from_cookie
 
 _bearer = HTTPBearer(auto_error=False, description="A director, player or admin token.")
 
 
-def bearer_token(
+async def bearer_token(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
@@ -44,17 +45,21 @@ def bearer_token(
 Token = Annotated[str | None, Depends(bearer_token)]
 
 
-async def read_bearer_token(
-    request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str | None:
-    """``bearer_token`` run on the event loop, for the hot reads (GET /view, /events):
-    FastAPI runs a plain ``def`` dependency in a worker thread, a hand-off that cost a
-    cached read about as much as the rest of it."""
-    return bearer_token(request, credentials)
+async def known_ids(request: Request) -> None:
+    """A path id this service could never have made (``could_be_id``) names nothing: 404
+    before the database is asked (a NUL byte would make PostgreSQL fail the query)."""
+    for name, value in request.path_params.items():
+        if name.endswith("_id") and not could_be_id(str(value)):
+            raise not_found() if name == "game_id" else not_found("对象", "thing")
 
 
-ReadToken = Annotated[str | None, Depends(read_bearer_token)]
+# Every router with ids in its paths checks them first.
+CHECKED_IDS = [Depends(known_ids)]
+
+
+# The hot reads (GET /view, /events) once took the token through a separate dependency to
+# keep it off FastAPI's worker threads; ``bearer_token`` now runs on the event loop itself.
+ReadToken = Token
 
 GameAction = Callable[[AsyncSession, Game, Principal], Awaitable[Any]]
 SessionAction = Callable[[AsyncSession], Awaitable[Any]]
@@ -67,32 +72,33 @@ async def run(
     token: str | None = None,
     idempotent: bool = False,
 ) -> JSONResponse:
-    """Run ``action`` in one transaction and commit once. With an Idempotency-Key, the
-    first response is stored in the same transaction and replayed on retries."""
+    """Run ``action`` in one transaction and commit once. With an Idempotency-Key, the key
+    is claimed first and the answer stored in the action's transaction; concurrent retries
+    wait for it and replay it (``app/services/idempotency.py``)."""
     sessionmaker = request.app.state.sessionmaker
-    key = request.headers.get("Idempotency-Key") if idempotent else None
+    header = request.headers.get("Idempotency-Key") if idempotent else None
+    key = idempotency.checked_key(header, token)
+    if key is None or token is None:
+        async with sessionmaker() as session, session.begin():
+            body = jsonable_encoder(await action(session))
+        return JSONResponse(body, status_code=status_code)
     scope = idempotency.scope_for(token)
-    method, path = request.method, request.url.path
-    if key:
-        # The key names one request: the same key with another body is refused, not replayed.
-        path = f"{path}#{hashlib.sha256(await request.body()).hexdigest()[:32]}"
-    for attempt in (1, 2):
-        try:
-            async with sessionmaker() as session, session.begin():
-                if key:
-                    found = await idempotency.lookup(session, scope, key, method, path)
-                    if found is not None:
-                        return JSONResponse(found.body["body"], status_code=found.status_code)
-                body = jsonable_encoder(await action(session))
-                if key:
-                    now = request.app.state.clock.now()
-                    idempotency.remember(session, scope, key, method, path, status_code, body, now)
-            return JSONResponse(body, status_code=status_code)
-        except IntegrityError:
-            # A concurrent retry with the same key committed first: replay its answer.
-            if not key or attempt == 2:
-                raise
-    raise AssertionError("unreachable")
+    # The key names one request: the same key with another body is refused, not replayed.
+    digest = hashlib.sha256(await request.body()).hexdigest()[:32]
+    method, path = request.method, f"{request.url.path}#{digest}"
+    now = request.app.state.clock.now()
+    claim = await idempotency.claim(sessionmaker, scope, key, method, path, now)
+    if claim.row_id is None:
+        return JSONResponse(claim.body, status_code=claim.status_code)
+    try:
+        async with sessionmaker() as session, session.begin():
+            body = jsonable_encoder(await action(session))
+            await idempotency.remember(session, claim.row_id, status_code, body)
+    except BaseException:
+        with contextlib.suppress(Exception):  # else it goes stale and is taken over
+            await idempotency.release(sessionmaker, claim.row_id)
+        raise
+    return JSONResponse(body, status_code=status_code)
 
 
 async def run_game(

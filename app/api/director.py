@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.bodies import DirectorActionBody
-from app.api.deps import Token, now, run_game
+from app.api.deps import CHECKED_IDS, Token, now, run_game
 from app.api.problems import GAME_ACTION, GAME_WRITE, problems
 from app.api.responses import Advanced, AuditEntry, DirectorActionDone, GameSummary, TimerEntry
 from app.api.schemas import ExtendDeadline
@@ -17,7 +17,7 @@ from app.models import Game
 from app.services import director as director_service
 from app.services.auth import Principal
 
-router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["director"])
+router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["director"], dependencies=CHECKED_IDS)
 _DIRECTOR_READ = problems(401, 403, 404, 422, 503)
 
 

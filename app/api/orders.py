@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.bodies import OrderBody
-from app.api.deps import Token, now, run_game
+from app.api.deps import CHECKED_IDS, Token, now, run_game
 from app.api.problems import GAME_ACTION, GAME_WRITE, problems
 from app.api.responses import Order, OrderRevision, ParsedText, Ready
 from app.api.schemas import TextOrders
@@ -19,7 +19,7 @@ from app.services import orders as orders_service
 from app.services import text_orders
 from app.services.auth import Principal
 
-router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["orders"])
+router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["orders"], dependencies=CHECKED_IDS)
 
 Submitted = Annotated[
     OrderBody,
@@ -79,7 +79,12 @@ async def parse_orders(
 
 @router.get("/orders", response_model=list[Order], responses=problems(401, 403, 404, 422, 503))
 async def list_orders(
-    request: Request, game_id: str, token: Token, status: str | None = Query(None)
+    request: Request,
+    game_id: str,
+    token: Token,
+    status: str | None = Query(
+        None, pattern="^[a-z_]{1,16}$", description="Only orders in this status (`pending`…)"
+    ),
 ) -> JSONResponse:
     """Your own (or your side's) orders; the director sees all."""
 

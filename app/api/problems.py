@@ -15,11 +15,14 @@ PROBLEM_JSON = "application/problem+json"
 
 _MEANING: dict[int, str] = {
     400: "The request body could not be read (not UTF-8 text).",
-    401: "No token, or a token that belongs to nobody in this game (`unauthorized`).",
-    403: "The token is valid but may not do this (`forbidden`, `admin_required`…).",
-    404: "No such game, order or thing — or one the caller may not see (`not_found`).",
-    409: "The rules or the game's phase do not allow it now; `rule` names the rule broken.",
-    413: "The request body is too large.",
+    401: "No token, or a token that belongs to nobody in this game (`unauthorized`), or "
+    "not the admin token where one is required (`admin_required`).",
+    403: "The token is valid but may not do this (`forbidden`…).",
+    404: "No such game, order or thing — or one the caller may not see, or an id this "
+    "service could never have made (`not_found`).",
+    409: "The rules or the game's phase do not allow it now; `rule` names the rule broken "
+    "(or a request with the same Idempotency-Key is still running: retry).",
+    413: "The request body (or a scenario in it, 512 KiB at most) is too large.",
     422: "Malformed request: `errors` names each field (`invalid_body`, `invalid_order`…).",
     503: "The database is unreachable for now; nothing was changed. Retry later.",
 }

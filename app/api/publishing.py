@@ -9,14 +9,14 @@ from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.deps import Token, now, run_game
+from app.api.deps import CHECKED_IDS, Token, now, run_game
 from app.api.problems import GAME_ACTION, GAME_READ, GAME_WRITE
 from app.models import Game
 from app.publish import service
 from app.rules.types import MAX_DURATION_SECONDS, Identifier, Line, Name, Title, refused_character
 from app.services.auth import Principal
 
-router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["publishing"])
+router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["publishing"], dependencies=CHECKED_IDS)
 
 Format = Literal["bbcode", "markdown", "text"]
 MAX_BODY_LENGTH = 200_000  # a long round result in BBCode tables stays well below

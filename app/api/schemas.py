@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
 from app.rules.textorders import OrderText
-from app.rules.types import Name
+from app.rules.types import Identifier, Line, Name, Seconds, Title
+
+# The longest IANA zone name is 32 characters; the column holds 64.
+TimeZoneName = Annotated[Line, Field(min_length=1, max_length=64)]
+Side = Annotated[Identifier, Field(max_length=16)]
 
 
 class CreateGame(BaseModel):
-    ruleset: str = Field(description='"team_battle" or "island"')
-    title: str | None = Field(
-        None, min_length=1, max_length=200, description="Default: the scenario's title"
+    ruleset: Annotated[Identifier, Field(max_length=32)] = Field(
+        description='"team_battle" or "island"'
+    )
+    title: Annotated[Title, Field(min_length=1)] | None = Field(
+        None, description="Default: the scenario's title"
     )
     settings: dict[str, Any] = Field(default_factory=dict, description="The ruleset's settings")
-    timezone: str | None = Field(None, description="IANA zone, e.g. Asia/Shanghai")
+    timezone: TimeZoneName | None = Field(None, description="IANA zone, e.g. Asia/Shanghai")
     scenario: str | dict[str, Any] | None = Field(
         None,
         description="A scenario (JSON or YAML text, or an object) whose settings the game "
@@ -29,15 +35,20 @@ class CreateGame(BaseModel):
 
 
 class AddPlayer(BaseModel):
-    name: str = Field(min_length=1, max_length=100)
-    side: str | None = Field(None, description='"A" or "B" in team battle')
+    name: Name = Field(
+        description="Stored NFKC-normalised and trimmed; no invisible or control characters; "
+        "unique in the game in that form"
+    )
+    side: Side | None = Field(None, description='"A" or "B" in team battle')
     forum_name: Name | None = Field(None, description="Their name on the forum (reminders)")
 
 
 class ExtendDeadline(BaseModel):
-    seconds: float = Field(gt=0, le=7 * 24 * 3600, description="How much later")
-    kind: str | None = Field(None, description="Which timer (default: the phase deadline)")
-    key: str | None = None
+    seconds: Annotated[Seconds, Field(gt=0)] = Field(description="How much later (≤ 30 days)")
+    kind: Annotated[Identifier, Field(max_length=32)] | None = Field(
+        None, description="Which timer (default: the phase deadline)"
+    )
+    key: Identifier | None = None
 
 
 class TextOrders(BaseModel):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -28,6 +29,15 @@ def hash_token(token: str) -> str:
 def new_id(nbytes: int = 9) -> str:
     """Random, unguessable ids: sequential ids would leak how many orders others made."""
     return secrets.token_urlsafe(nbytes).replace("-", "x").replace("_", "y")
+
+
+# Every id this service makes (``new_id``) fits this; anything else names nothing, so it is
+# a 404 without asking the database (and a NUL byte never reaches PostgreSQL).
+_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def could_be_id(value: str) -> bool:
+    return _ID.fullmatch(value) is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import yaml
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -24,8 +24,18 @@ from app.rules.base import (
     event_visible,
     seed_commitment,
 )
+from app.rules.documents import MAX_BYTES as MAX_SCENARIO_BYTES
+from app.rules.documents import DocumentError, check_size, check_values, read_document
 from app.rules.registry import get_ruleset
-from app.services.auth import Principal, hash_token, new_id, new_token, require_director
+from app.rules.types import Name, Seconds, Title
+from app.services.auth import (
+    Principal,
+    could_be_id,
+    hash_token,
+    new_id,
+    new_token,
+    require_director,
+)
 from app.services.steps import DEADLINE_TIMER_KINDS, json_roundtrip, pending_timers, run_step
 
 
@@ -40,11 +50,11 @@ class GameOptions(BaseModel):
         description="A deadline missed while the service was down: 'run' it on restart, or "
         "'pause' the game and tell the director.",
     )
-    missed_deadline_grace_seconds: float = Field(
-        300, ge=0, description="How late a deadline may run before it counts as missed."
+    missed_deadline_grace_seconds: Seconds = Field(
+        300, description="How late a deadline may run before it counts as missed (≤ 30 days)."
     )
     max_extensions_per_deadline: int = Field(
-        3, ge=0, description="How many times the director may extend one deadline."
+        3, ge=0, le=100, description="How many times the director may extend one deadline."
     )
 
 
@@ -68,32 +78,88 @@ def validation_problem(error: ValidationError, what_zh: str, what_en: str) -> Ap
     )
 
 
+def read_scenario(text: str) -> Any:
+    """A scenario's JSON or YAML text as plain values (``app/rules/documents.py``): capped
+    in size, no YAML aliases, tags or deep nesting. Blocking: the API calls
+    :func:`parse_scenario` in a thread."""
+    try:
+        return read_document(text)
+    except DocumentError as error:
+        raise _scenario_problem(error) from None
+
+
 def parse_scenario(source: str | dict[str, Any] | None) -> dict[str, Any]:
     """A scenario as JSON or YAML text (or already an object) -> {"title"?, "settings"}.
     A scenario may wrap its settings (``{"title": …, "settings": {…}}``) or be them."""
     if source is None:
         return {}
-    data: Any = source
     if isinstance(source, str):
+        data: Any = read_scenario(source)
+    else:
         try:
-            data = yaml.safe_load(source)  # YAML is a superset of JSON
-        except yaml.YAMLError as error:
-            raise AppError(
-                422,
-                "invalid_scenario",
-                f"剧本不是有效的 JSON 或 YAML：{error}",
-                f"The scenario is not valid JSON or YAML: {error}",
-            ) from None
+            check_values(source)  # first: it bounds the nesting json.dumps recurses into
+            check_size(len(json.dumps(source, ensure_ascii=False).encode()))
+        except DocumentError as error:
+            raise _scenario_problem(error) from None
+        data = source
     if not isinstance(data, dict):
         raise AppError(
             422,
             "invalid_scenario",
             "剧本必须是一个设置对象。",
             "A scenario must be a mapping of settings.",
+            extra={"errors": ["scenario: must be a mapping of settings"]},
         )
     if isinstance(data.get("settings"), dict):
-        return {"title": data.get("title"), "settings": dict(data["settings"])}
+        title = _checked(
+            _SCENARIO_TITLE, data.get("title"), "title", "剧本标题", "invalid_scenario"
+        )
+        return {"title": title, "settings": dict(data["settings"])}
     return {"settings": dict(data)}
+
+
+T = TypeVar("T")
+_SCENARIO_TITLE: TypeAdapter[str | None] = TypeAdapter(Title | None)
+_TITLE: TypeAdapter[str] = TypeAdapter(Annotated[Title, Field(min_length=1)])
+_NAME: TypeAdapter[str] = TypeAdapter(Name)
+
+
+def _checked(
+    adapter: TypeAdapter[T], value: Any, field: str, field_zh: str, code: str = "invalid_body"
+) -> T:
+    """``value`` as the boundary types take it (the API's models checked it already;
+    the web pages' forms arrive here unchecked)."""
+    try:
+        return adapter.validate_python(value)
+    except ValidationError as error:
+        problems = [f"{field}: {e['msg'].removeprefix('Value error, ')}" for e in error.errors()]
+        raise AppError(
+            422,
+            code,
+            f"{field_zh}有误：" + "；".join(problems),
+            f"Invalid {field}: " + "; ".join(problems),
+            extra={"errors": problems},
+        ) from None
+
+
+def _scenario_problem(error: DocumentError) -> AppError:
+    text = "；".join(error.problems)
+    if error.too_large:
+        return AppError(
+            413,
+            "scenario_too_large",
+            f"剧本太大（上限 {MAX_SCENARIO_BYTES // 1024} KiB）：{text}",
+            f"The scenario is too large (at most {MAX_SCENARIO_BYTES // 1024} KiB): {text}",
+            extra={"errors": error.problems},
+        )
+    aliases = any("alias" in p for p in error.problems)
+    return AppError(
+        422,
+        "invalid_scenario",
+        ("剧本不能使用 YAML 锚点或别名（& 与 *）。" if aliases else "剧本无法读取：") + text,
+        f"The scenario cannot be read: {text}",
+        extra={"errors": error.problems},
+    )
 
 
 def ruleset_settings(ruleset: Ruleset, raw: dict[str, Any]) -> BaseModel:
@@ -104,6 +170,8 @@ def ruleset_settings(ruleset: Ruleset, raw: dict[str, Any]) -> BaseModel:
 
 
 async def load_game(session: AsyncSession, game_id: str, lock: bool = False) -> Game:
+    if not could_be_id(game_id):  # never a NUL byte or a 10 kB string in a query
+        raise not_found()
     game = await session.get(Game, game_id, with_for_update=lock, populate_existing=lock)
     if game is None:
         raise not_found()
@@ -135,6 +203,7 @@ async def create_game(
     now: datetime,
 ) -> dict[str, Any]:
     ruleset = get_ruleset(ruleset_name)
+    title = _checked(_TITLE, title, "title", "标题")
     settings_in = dict(raw_settings)
     tz_name = timezone or settings_in.get("timezone") or "Asia/Shanghai"
     try:
@@ -195,6 +264,10 @@ async def add_player(
     forum_name: str | None = None,
 ) -> dict[str, Any]:
     require_director(principal)
+    # Stored and compared normalised (NFKC, trimmed): a look-alike is the same name.
+    name = _checked(_NAME, name, "name", "名字")
+    if forum_name is not None:
+        forum_name = _checked(_NAME, forum_name, "forum_name", "论坛名")
     if game.status != "setup":
         raise conflict(
             "not_in_setup",

@@ -7,20 +7,23 @@ it from an archive file (``forumplay verify archive.json``), so both check the s
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, cast
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.errors import AppError, conflict
 from app.models import EventRow, Game, StepRow
 from app.publish import receipts
 from app.rules.base import Actor, Player, Step, seed_commitment
 from app.rules.registry import get_ruleset
-from app.services.games import roster, roster_players, ruleset_settings
+from app.services.games import load_game, roster, roster_players, ruleset_settings
 from app.services.steps import apply_step, canonical_json, event_record, json_roundtrip, state_hash
 
 # How many mismatches an answer lists (the first ones, in step order).
@@ -124,8 +127,66 @@ def require_revealed(game: Game) -> None:
         )
 
 
-async def verify(session: AsyncSession, game: Game) -> dict[str, Any]:
-    require_revealed(game)
+# Answers already computed, by (game id, step count): a finished game's record never
+# changes, and a game that goes on gets a new step count. Bounded, oldest dropped first.
+_CACHE_SIZE = 256
+_answers: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+# Computations under way: callers who ask meanwhile share the first one's answer.
+_running: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
+
+
+def forget(game_id: str) -> None:
+    """Drop remembered answers of a game (for a record changed behind the service's back)."""
+    for key in [k for k in _answers if k[0] == game_id]:
+        del _answers[key]
+
+
+async def verify(sessionmaker: async_sessionmaker[AsyncSession], game_id: str) -> dict[str, Any]:
+    """GET /verify: computed once per (game, step count) and shared by concurrent callers,
+    who hold no database connection while they wait; the replay runs in a worker thread,
+    so the server keeps answering meanwhile."""
+    while True:
+        async with sessionmaker() as session:
+            game = await load_game(session, game_id)
+            require_revealed(game)
+            key = (game.id, game.step_seq)
+            if key in _answers:
+                _answers.move_to_end(key)
+                return _answers[key]
+            running = _running.get(key)
+            if running is None:
+                return await _compute(session, game, key)
+        with contextlib.suppress(_LeaderGone):
+            return await asyncio.shield(running)
+
+
+class _LeaderGone(Exception):
+    """The caller computing an answer failed or went away: the next caller computes it."""
+
+
+async def _compute(session: AsyncSession, game: Game, key: tuple[str, int]) -> dict[str, Any]:
+    future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+    _running[key] = future
+    try:
+        record = await _record(session, game)
+        await session.close()  # the replay needs no connection
+        answer = await asyncio.to_thread(replay, *record)
+    except BaseException:
+        future.set_exception(_LeaderGone())
+        future.exception()  # retrieved: the waiters try again on their own
+        raise
+    else:
+        future.set_result(answer)
+        _answers[key] = answer
+        if len(_answers) > _CACHE_SIZE:
+            _answers.popitem(last=False)
+        return answer
+    finally:
+        del _running[key]
+
+
+async def _record(session: AsyncSession, game: Game) -> tuple[Any, ...]:
+    """``replay``'s arguments, read from the database."""
     players = roster_players(await roster(session, game))
     steps = (
         await session.scalars(
@@ -154,7 +215,7 @@ async def verify(session: AsyncSession, game: Game) -> dict[str, Any]:
             .order_by(EventRow.seq)
         )
     ).all()
-    return replay(
+    return (
         game.ruleset,
         game.seed,
         game.seed_commitment,

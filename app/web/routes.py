@@ -7,6 +7,7 @@ with the reason, in the reader's language, and the problem's HTTP status.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import re
@@ -213,11 +214,8 @@ async def spectator(request: Request, game_id: str, verify: int = 0) -> Response
         page = await load(request, game_id, None, pages_service.spectator_page)
         context = _game_context(page, lang)
         if verify and page["summary"].get("seed"):
-
-            async def check(session: AsyncSession, game: Game, principal: Principal) -> Any:
-                return await verify_service.verify(session, game)
-
-            context["verified"] = await transact_game(request, game_id, None, check, lock=False)
+            sessionmaker = request.app.state.sessionmaker
+            context["verified"] = await verify_service.verify(sessionmaker, game_id)
     except AppError as error:
         return error_page(request, error)
     return render(request, "game.html", {**context, "stream": f"/api/v1/games/{game_id}/stream"})
@@ -584,8 +582,13 @@ async def create_game(request: Request) -> Response:
     title_in = str(form.get("title") or "").strip()
     timezone = str(form.get("timezone") or "").strip() or None
 
+    try:  # reading a scenario is CPU work: off the event loop
+        scenario = await asyncio.to_thread(games_service.parse_scenario, scenario_text)
+    except AppError as error:
+        message = pick(lang, error.message_zh, error.message_en)
+        return _new_game_page(request, ruleset, message, error.status)
+
     async def create(session: AsyncSession) -> Any:
-        scenario = games_service.parse_scenario(scenario_text)
         title = title_in or scenario.get("title") or translator(lang)(f"ruleset_{ruleset}")
         merged = {**scenario.get("settings", {}), **settings}
         created = await games_service.create_game(
@@ -843,7 +846,7 @@ async def director_add_player(request: Request, game_id: str) -> Response:
             session, game, principal, name, body.side, now(request), body.forum_name
         )
         url = await sessions_service.new_invite(session, game, added["id"], now(request))
-        return {"name": name, "url": url}
+        return {"name": added["name"], "url": url}
 
     return await _director_action(request, game_id, do, show="invite")
 

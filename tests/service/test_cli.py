@@ -180,7 +180,7 @@ async def test_rotating_the_admin_token_replaces_it_in_the_settings_file(
         async with AsyncClient(transport=ASGITransport(app=app), base_url="http://t") as http:
             body = {"ruleset": "team_battle"}
             old = await http.post("/api/v1/games", json=body, headers=bearer(token))
-            assert old.status_code == 403
+            assert old.status_code == 401  # no longer the admin token (issue 7: 401)
             ok(await http.post("/api/v1/games", json=body, headers=bearer(newest)), 201)
     finally:
         await engine.dispose()

@@ -8,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.clock import FakeClock
 from app.models import EventRow
+from app.services import verify as verify_service
 from tests.service.helpers import ok, problem, team_battle, tick
 
 
@@ -75,6 +76,8 @@ async def test_a_full_game_to_a_winner_with_deadlines_then_verify(
         ).first()
         assert row is not None
         row.data = {**row.data, "tampered": True}
+    # The record was changed behind the service's back: its remembered answer is stale.
+    verify_service.forget(game.id)
     tampered = ok(await game.get("/verify"))
     assert tampered["ok"] is False
     assert tampered["mismatches"][0]["problem"] == "events differ"

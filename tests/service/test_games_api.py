@@ -61,9 +61,10 @@ async def test_admin_token_required_to_create_when_configured(
     async with AsyncClient(transport=ASGITransport(app=app), base_url="http://t") as http:
         body = {"ruleset": "team_battle", "title": "x"}
         problem(await http.post("/api/v1/games", json=body), 401, "admin_required")
+        # A wrong admin token is no admin token: 401, as the contract says.
         problem(
             await http.post("/api/v1/games", json=body, headers=bearer("wrong")),
-            403,
+            401,
             "admin_required",
         )
         ok(await http.post("/api/v1/games", json=body, headers=bearer("s3cret-admin")), 201)
@@ -131,12 +132,16 @@ async def test_unknown_game_and_unknown_route_are_problem_404(client: AsyncClien
 
 
 async def test_idempotency_key_replays_the_first_game_creation(client: AsyncClient) -> None:
+    # A key is scoped by the caller's token (anonymous callers may not send one): here,
+    # the admin's.
+    app = client.app  # type: ignore[attr-defined]
+    app.state.settings = app.state.settings.model_copy(update={"admin_token": "s3cret-admin"})
     body = {"ruleset": "team_battle", "title": "once"}
-    headers = {"Idempotency-Key": "create-1"}
+    headers = {"Idempotency-Key": "create-1", **bearer("s3cret-admin")}
     first = ok(await client.post("/api/v1/games", json=body, headers=headers), 201)
     again = ok(await client.post("/api/v1/games", json=body, headers=headers), 201)
     assert again == first
-    other = ok(await client.post("/api/v1/games", json=body), 201)
+    other = ok(await client.post("/api/v1/games", json=body, headers=bearer("s3cret-admin")), 201)
     assert other["id"] != first["id"]
 
 

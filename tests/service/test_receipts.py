@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.clock import FakeClock
 from app.models import EventRow
+from app.services import verify as verify_service
 from tests.service.helpers import ok, team_battle, tick
 from tests.service.island_helpers import director, island_game, local, of_kind, pid, run_at
 
@@ -97,6 +98,8 @@ async def test_team_battle_receipts_are_sealed_replied_opened_and_verified(
             .where(EventRow.game_id == game.id, EventRow.seq == row.seq)
             .values(data=data)
         )
+    # The record was changed behind the service's back: its remembered answer is stale.
+    verify_service.forget(game.id)
     tampered = ok(await game.get("/verify"))
     assert tampered["ok"] is False
     assert any("receipt" in m["problem"] for m in tampered["mismatches"])

@@ -3,13 +3,12 @@ one clear error listing every problem found."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
+from app.rules.documents import DocumentError, read_document
 from app.rules.island.settings import IslandSettings
 
 
@@ -33,13 +32,9 @@ def _read(source: str | Path) -> Any:
     else:
         text = source
     try:
-        return json.loads(text)
-    except ValueError:
-        pass
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ScenarioError([f"not valid JSON or YAML: {exc}"]) from None
+        return read_document(text)  # capped, no YAML aliases or tags, plain values only
+    except DocumentError as error:
+        raise ScenarioError(error.problems) from None
 
 
 def load_scenario(source: str | Path | dict[str, Any]) -> IslandSettings:

@@ -9,11 +9,29 @@ downwards ("up" is y - 1).
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from app.rules.types import MAX_DURATION_SECONDS, Identifier, Line, Name, Text, Title
+
 _HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+
+# Bounds shared by every number of a scenario: no value accepted here can overflow a
+# counter, a date or a float later (issue 7).
+MAX_AMOUNT = 1_000_000  # costs, counts, power, food, weights
+MAX_LIST = 10_000  # monsters, stories, table lines
+MAX_CELLS = 200 * 200  # every cell of the largest map
+Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
+Weight = Annotated[int, Field(ge=1, le=MAX_AMOUNT)]
+Chance = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+# A cell [x, y]; whether it lies on the map is checked with the others (scenario_problems).
+_Coordinate = Annotated[int, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT)]
+Position = tuple[_Coordinate, _Coordinate]
+ClockTime = Annotated[Line, Field(max_length=5)]
+DisplayName = Title
+# A PK's response window, in minutes: a date can always hold it (≤ 30 days).
+WindowMinutes = Annotated[int, Field(le=MAX_DURATION_SECONDS // 60)]
 
 
 class _Strict(BaseModel):
@@ -21,81 +39,86 @@ class _Strict(BaseModel):
 
 
 class WeightedMonster(_Strict):
-    kind: str = Field(description="Monster kind id (IS-50).")
-    weight: int = Field(1, ge=1, description="Relative weight in the terrain's table (IS-50).")
+    kind: Identifier = Field(description="Monster kind id (IS-50).")
+    weight: Weight = Field(1, description="Relative weight in the terrain's table (IS-50).")
 
 
 class ExploreOutcome(_Strict):
     """One weighted line of an explore table (IS-12)."""
 
     kind: Literal["nothing", "item", "food", "monster", "story"]
-    weight: int = Field(1, ge=1, description="Relative weight (IS-12).")
-    item: str | None = Field(None, description="Item id for kind 'item' (IS-12).")
-    count: int = Field(1, ge=1, description="How many items / how much food (IS-12).")
-    monster: str | None = Field(
+    weight: Weight = Field(1, description="Relative weight (IS-12).")
+    item: Identifier | None = Field(None, description="Item id for kind 'item' (IS-12).")
+    count: Weight = Field(1, description="How many items / how much food (IS-12).")
+    monster: Identifier | None = Field(
         None, description="Monster kind for kind 'monster'; default: the terrain's table (IS-52)."
     )
-    story: str | None = Field(None, description="Story event id for kind 'story' (IS-12).")
+    story: Identifier | None = Field(None, description="Story event id for kind 'story' (IS-12).")
 
 
 class Terrain(_Strict):
-    name: str = ""
-    encounter_chance: float = Field(
-        0.1, ge=0, le=1, description="Chance a move into this terrain meets a monster (IS-50)."
+    name: DisplayName = ""
+    encounter_chance: Chance = Field(
+        0.1, description="Chance a move into this terrain meets a monster (IS-50)."
     )
     monster_table: list[WeightedMonster] = Field(
-        default_factory=list, description="Random monsters met here, weighted (IS-50, IS-52)."
+        default_factory=list,
+        max_length=MAX_LIST,
+        description="Random monsters met here, weighted (IS-50, IS-52).",
     )
-    vision_bonus: int = Field(0, ge=0, description="Vision added while standing here (IS-55).")
+    vision_bonus: Amount = Field(0, description="Vision added while standing here (IS-55).")
     explore_table: list[ExploreOutcome] = Field(
         default_factory=lambda: [ExploreOutcome(kind="nothing")],
+        max_length=MAX_LIST,
         description="Weighted explore outcomes for cells of this terrain (IS-12).",
     )
 
 
 class Cell(_Strict):
-    at: tuple[int, int] = Field(description="1-based [x, y] (IS-10).")
-    terrain: str
+    at: Position = Field(description="1-based [x, y] (IS-10).")
+    terrain: Identifier
     explore_table: list[ExploreOutcome] | None = Field(
-        None, description="Overrides the terrain's explore table for this cell (IS-12)."
+        None,
+        max_length=MAX_LIST,
+        description="Overrides the terrain's explore table for this cell (IS-12).",
     )
 
 
 class MonsterKind(_Strict):
-    name: str = ""
-    power: int = Field(2, ge=0, description="Strength in fights (IS-14, IS-53).")
-    food: int = Field(1, ge=0, description="Food gained by beating one (IS-14).")
-    attack_chance: float = Field(
-        0.0, ge=0, le=1, description="Chance to attack per monster check / per encounter (IS-51)."
+    name: DisplayName = ""
+    power: Amount = Field(2, description="Strength in fights (IS-14, IS-53).")
+    food: Amount = Field(1, description="Food gained by beating one (IS-14).")
+    attack_chance: Chance = Field(
+        0.0, description="Chance to attack per monster check / per encounter (IS-51)."
     )
 
 
 class ResidentMonster(_Strict):
-    id: str = Field(description="Stable id players use in hunt orders (IS-14).")
-    kind: str
-    at: tuple[int, int]
-    count: int = Field(1, ge=1, description="Fixed count; never respawns (IS-51).")
-    power: int | None = Field(None, ge=0, description="Overrides the kind's power (IS-51).")
-    food: int | None = Field(None, ge=0, description="Overrides the kind's food (IS-51).")
-    attack_chance: float | None = Field(
-        None, ge=0, le=1, description="Overrides the kind's attack chance per check (IS-51)."
+    id: Identifier = Field(description="Stable id players use in hunt orders (IS-14).")
+    kind: Identifier
+    at: Position
+    count: Weight = Field(1, description="Fixed count; never respawns (IS-51).")
+    power: Amount | None = Field(None, description="Overrides the kind's power (IS-51).")
+    food: Amount | None = Field(None, description="Overrides the kind's food (IS-51).")
+    attack_chance: Chance | None = Field(
+        None, description="Overrides the kind's attack chance per check (IS-51)."
     )
 
 
 class Item(_Strict):
-    name: str = ""
+    name: DisplayName = ""
     weapon: bool = Field(False, description="Can be equipped (IS-37).")
-    power_bonus: int = Field(0, ge=0, description="Strength added when equipped (IS-37).")
-    uses: int | None = Field(
-        None, ge=1, description="Limited uses; used in PK/assassination only on request (IS-37)."
+    power_bonus: Amount = Field(0, description="Strength added when equipped (IS-37).")
+    uses: Weight | None = Field(
+        None, description="Limited uses; used in PK/assassination only on request (IS-37)."
     )
-    vision_bonus: int = Field(0, ge=0, description="Vision added while carried (IS-55).")
+    vision_bonus: Amount = Field(0, description="Vision added while carried (IS-55).")
 
 
 class StoryEvent(_Strict):
-    id: str
-    title: str = ""
-    text: str = Field("", description="For the director only (IS-12).")
+    id: Identifier
+    title: Title = ""
+    text: Text = Field("", description="For the director only (IS-12).")
     forbid_flee: bool = Field(False, description="Important stories may forbid fleeing (IS-13).")
 
 
@@ -105,52 +128,75 @@ class IslandSettings(_Strict):
     # --- the map (scenario) -------------------------------------------------------------
     width: int = Field(5, ge=1, le=200, description="Island width in cells (IS-10).")
     height: int = Field(5, ge=1, le=200, description="Island height in cells (IS-10).")
-    default_terrain: str = Field("plain", description="Terrain of cells not listed (IS-55).")
-    terrains: dict[str, Terrain] = Field(
+    default_terrain: Identifier = Field("plain", description="Terrain of cells not listed (IS-55).")
+    terrains: dict[Identifier, Terrain] = Field(
         default_factory=lambda: {"plain": Terrain(name="平原")},
+        max_length=MAX_LIST,
         description="Terrain definitions: encounter chance, monster table, vision (IS-50, IS-55).",
     )
-    cells: list[Cell] = Field(default_factory=list, description="Per-cell terrain (IS-55).")
-    start_positions: dict[str, tuple[int, int]] | None = Field(
+    cells: list[Cell] = Field(
+        default_factory=list, max_length=MAX_CELLS, description="Per-cell terrain (IS-55)."
+    )
+    start_positions: dict[Name, Position] | None = Field(
         None,
+        max_length=MAX_LIST,
         description="Start cell by player name or 1-based roster index; unlisted players "
         "start on a random cell (IS-10).",
     )
-    monster_kinds: dict[str, MonsterKind] = Field(default_factory=dict, description="(IS-51).")
+    monster_kinds: dict[Identifier, MonsterKind] = Field(
+        default_factory=dict, max_length=MAX_LIST, description="(IS-51)."
+    )
     monsters: list[ResidentMonster] = Field(
-        default_factory=list, description="Resident monsters (IS-51)."
+        default_factory=list, max_length=MAX_LIST, description="Resident monsters (IS-51)."
     )
-    items: dict[str, Item] = Field(default_factory=dict, description="(IS-36, IS-37).")
-    starting_inventory: dict[str, int] = Field(
-        default_factory=dict, description="Items each player starts with (IS-36)."
+    items: dict[Identifier, Item] = Field(
+        default_factory=dict, max_length=MAX_LIST, description="(IS-36, IS-37)."
     )
-    starting_food: int = Field(
-        2, ge=0, description="Food each player starts with; the rules are silent (IS-35)."
+    starting_inventory: dict[Identifier, Annotated[int, Field(le=MAX_AMOUNT)]] = Field(
+        default_factory=dict,
+        max_length=MAX_LIST,
+        description="Items each player starts with (IS-36).",
     )
-    stories: list[StoryEvent] = Field(default_factory=list, description="(IS-12).")
+    starting_food: Amount = Field(
+        2, description="Food each player starts with; the rules are silent (IS-35)."
+    )
+    stories: list[StoryEvent] = Field(
+        default_factory=list, max_length=MAX_LIST, description="(IS-12)."
+    )
 
     # --- players and the day ----------------------------------------------------------
-    start_power: int = Field(2, ge=1, description="Starting power (IS-1).")
-    start_stamina: int = Field(5, ge=1, description="Stamina per day (IS-1, IS-2).")
-    base_vision: int = Field(0, ge=0, description="Vision radius at start (IS-55).")
-    timezone: str = Field("Asia/Shanghai", description="The game's time zone (IS-3).")
-    pk_window_start: str = Field("20:00", description="PK window / monster window start (IS-3).")
-    deep_night_start: str = Field("22:00", description="Deep night start (IS-3).")
+    start_power: int = Field(2, ge=1, le=MAX_AMOUNT, description="Starting power (IS-1).")
+    start_stamina: int = Field(5, ge=1, le=MAX_AMOUNT, description="Stamina per day (IS-1, IS-2).")
+    base_vision: int = Field(0, ge=0, le=MAX_AMOUNT, description="Vision radius at start (IS-55).")
+    timezone: Annotated[Line, Field(max_length=64)] = Field(
+        "Asia/Shanghai", description="The game's time zone (IS-3)."
+    )
+    pk_window_start: ClockTime = Field(
+        "20:00", description="PK window / monster window start (IS-3)."
+    )
+    deep_night_start: ClockTime = Field("22:00", description="Deep night start (IS-3).")
     end_when_alive_at_most: int = Field(
-        1, ge=0, description="The game finishes when this few remain alive after 24:00 (IS-40)."
+        1,
+        ge=0,
+        le=MAX_AMOUNT,
+        description="The game finishes when this few remain alive after 24:00 (IS-40).",
     )
 
     # --- action costs -----------------------------------------------------------------
-    move_cost: int = Field(1, ge=0, description="(IS-10).")
-    explore_cost: int = Field(2, ge=0, description="(IS-12).")
-    flee_cost: int = Field(2, ge=0, description="(IS-13).")
-    flee_move_cost: int = Field(3, ge=0, description="Flee + move (IS-13).")
-    hunt_cost: int = Field(3, ge=0, description="(IS-14).")
-    pk_cost: int = Field(3, ge=0, description="Posting a PK (IS-15).")
-    pk_join_cost: int = Field(3, ge=0, description="Joining a PK on either side (IS-15).")
-    assassinate_cost: int = Field(3, ge=0, description="(IS-20).")
-    guard_cost: int = Field(2, ge=0, description="(IS-25).")
-    eat_cost: int = Field(0, ge=0, description="Eating costs nothing; rules silent (IS-35).")
+    move_cost: int = Field(1, ge=0, le=MAX_AMOUNT, description="(IS-10).")
+    explore_cost: int = Field(2, ge=0, le=MAX_AMOUNT, description="(IS-12).")
+    flee_cost: int = Field(2, ge=0, le=MAX_AMOUNT, description="(IS-13).")
+    flee_move_cost: int = Field(3, ge=0, le=MAX_AMOUNT, description="Flee + move (IS-13).")
+    hunt_cost: int = Field(3, ge=0, le=MAX_AMOUNT, description="(IS-14).")
+    pk_cost: int = Field(3, ge=0, le=MAX_AMOUNT, description="Posting a PK (IS-15).")
+    pk_join_cost: int = Field(
+        3, ge=0, le=MAX_AMOUNT, description="Joining a PK on either side (IS-15)."
+    )
+    assassinate_cost: int = Field(3, ge=0, le=MAX_AMOUNT, description="(IS-20).")
+    guard_cost: int = Field(2, ge=0, le=MAX_AMOUNT, description="(IS-25).")
+    eat_cost: int = Field(
+        0, ge=0, le=MAX_AMOUNT, description="Eating costs nothing; rules silent (IS-35)."
+    )
 
     # --- moves, explore, flee ---------------------------------------------------------
     move_shows_both_cells: bool = Field(
@@ -178,16 +224,25 @@ class IslandSettings(_Strict):
     )
 
     # --- hunt / PK ----------------------------------------------------------------------
-    hunt_loss_power: int = Field(1, ge=0, description="Power a losing hunter loses (IS-14).")
-    monster_loss_power: int = Field(
-        1, ge=0, description="Power lost to a monster's attack or encounter (IS-50, IS-53)."
+    hunt_loss_power: int = Field(
+        1, ge=0, le=MAX_AMOUNT, description="Power a losing hunter loses (IS-14)."
     )
-    pk_loss_power: int = Field(1, ge=0, description="Power each loser loses (IS-15).")
+    monster_loss_power: int = Field(
+        1,
+        ge=0,
+        le=MAX_AMOUNT,
+        description="Power lost to a monster's attack or encounter (IS-50, IS-53).",
+    )
+    pk_loss_power: int = Field(
+        1, ge=0, le=MAX_AMOUNT, description="Power each loser loses (IS-15)."
+    )
     pk_window_enforced: bool = Field(True, description="PKs only posted 20:00-24:00 (IS-15).")
-    pk_window_minutes: tuple[int, int] = Field(
+    pk_window_minutes: tuple[WindowMinutes, WindowMinutes] = Field(
         (20, 40), description="Random response window after posting, minutes (IS-15)."
     )
-    max_pk_side: int = Field(3, ge=1, description="At most this many per PK side (IS-15).")
+    max_pk_side: int = Field(
+        3, ge=1, le=MAX_AMOUNT, description="At most this many per PK side (IS-15)."
+    )
     pk_public: bool = Field(
         True, description="A PK post and its result are public (the forum PK thread) (IS-15)."
     )
@@ -196,10 +251,12 @@ class IslandSettings(_Strict):
     )
 
     # --- assassination / guard --------------------------------------------------------
-    max_assassins: int = Field(2, ge=1, description="At most this many per target (IS-20).")
+    max_assassins: int = Field(
+        2, ge=1, le=MAX_AMOUNT, description="At most this many per target (IS-20)."
+    )
     assassination_kills: bool = Field(True, description="Success kills the target (IS-20).")
     assassination_power_loss: int = Field(
-        1, ge=0, description="Power lost on success when it does not kill (IS-20)."
+        1, ge=0, le=MAX_AMOUNT, description="Power lost on success when it does not kill (IS-20)."
     )
     excess_assassins_void: bool = Field(
         True,
@@ -214,7 +271,7 @@ class IslandSettings(_Strict):
     )
 
     # --- hunger / illness -------------------------------------------------------------
-    food_per_day: int = Field(1, ge=0, description="Food eaten at 24:00 (IS-35).")
+    food_per_day: int = Field(1, ge=0, le=MAX_AMOUNT, description="Food eaten at 24:00 (IS-35).")
 
     # --- items / proxies --------------------------------------------------------------
     give_same_cell_only: bool = Field(True, description="Give/trade only in one cell (IS-36).")
@@ -224,18 +281,24 @@ class IslandSettings(_Strict):
     proxy_idle_days: int = Field(
         2,
         ge=1,
+        le=MAX_DURATION_SECONDS // 86400,
         description="'Idle' for invalidate_proxies: no own order for this many days (IS-39).",
     )
 
     # --- monsters and danger ----------------------------------------------------------
     deep_night_encounter_multiplier: float = Field(
-        3.0, ge=0, description="Encounter chance multiplier in deep night (IS-50)."
+        3.0,
+        ge=0,
+        le=1000,
+        allow_inf_nan=False,
+        description="Encounter chance multiplier in deep night (IS-50).",
     )
     deep_night_power_penalty: int = Field(
-        1, ge=0, description="Strength lost in a deep-night encounter fight (IS-50)."
+        1, ge=0, le=MAX_AMOUNT, description="Strength lost in a deep-night encounter fight (IS-50)."
     )
-    monster_check_times: list[str] = Field(
+    monster_check_times: list[ClockTime] = Field(
         default_factory=lambda: ["20:00", "21:00", "22:00", "23:00"],
+        max_length=24 * 60,
         description="Local times when resident monsters may attack (IS-51).",
     )
 

@@ -7,11 +7,13 @@ change any of them, since the original says the rules may be added to or removed
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.rules.team_battle.orders import ORDER_TYPES, OrderType
+from app.rules.team_battle.schema import MAX_TROOPS
+from app.rules.types import MAX_DURATION_SECONDS
 
 SIDES = ("A", "B")
 
@@ -20,23 +22,35 @@ class TeamBattleSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     slots: int = Field(5, ge=1, le=20, description="TB-2: number of parallel slots per side")
-    troops: dict[str, int] = Field(
+    troops: dict[str, Annotated[int, Field(le=MAX_TROOPS)]] = Field(
         default_factory=lambda: {"A": 30, "B": 30},
         description="TB-3: each side's troop total, set by the director (keys 'A' and 'B')",
     )
 
     # Round structure: a deadline per phase (None = no deadline; the director closes it).
     deployment_seconds: int | None = Field(
-        86400, ge=1, description="Round structure / TB-10: deployment phase duration"
+        86400,
+        ge=1,
+        le=MAX_DURATION_SECONDS,
+        description="Round structure / TB-10: deployment phase duration",
     )
     command_seconds: int | None = Field(
-        86400, ge=1, description="Round structure: command phase (统御阶段) duration"
+        86400,
+        ge=1,
+        le=MAX_DURATION_SECONDS,
+        description="Round structure: command phase (统御阶段) duration",
     )
     battle_seconds: int | None = Field(
-        86400, ge=1, description="Round structure: battle phase (战斗阶段) duration"
+        86400,
+        ge=1,
+        le=MAX_DURATION_SECONDS,
+        description="Round structure: battle phase (战斗阶段) duration",
     )
     response_seconds: int | None = Field(
-        21600, ge=1, description="TB-5a: response window duration after the battle phase"
+        21600,
+        ge=1,
+        le=MAX_DURATION_SECONDS,
+        description="TB-5a: response window duration after the battle phase",
     )
     response_window: bool = Field(
         True,
