@@ -23,7 +23,7 @@ from app.web.security import CSRF_HEADER, SAFE_METHODS, check_csrf, session_toke
 _bearer = HTTPBearer(auto_error=False, description="A director, player or admin token.")
 
 
-async def bearer_token(
+def bearer_token(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
@@ -57,9 +57,18 @@ async def known_ids(request: Request) -> None:
 CHECKED_IDS = [Depends(known_ids)]
 
 
-# The hot reads (GET /view, /events) once took the token through a separate dependency to
-# keep it off FastAPI's worker threads; ``bearer_token`` now runs on the event loop itself.
-ReadToken = Token
+async def read_bearer_token(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    """``bearer_token`` run on the event loop, for the hot reads (GET /view, /events):
+    FastAPI runs a plain ``def`` dependency in a worker thread, a hand-off that cost a
+    cached read about as much as the rest of it. (Order routes keep the plain ``def``:
+    made async, it stalled in-process order submission with the cached reads.)"""
+    return bearer_token(request, credentials)
+
+
+ReadToken = Annotated[str | None, Depends(read_bearer_token)]
 
 GameAction = Callable[[AsyncSession, Game, Principal], Awaitable[Any]]
 SessionAction = Callable[[AsyncSession], Awaitable[Any]]

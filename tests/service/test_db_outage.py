@@ -107,7 +107,7 @@ async def test_other_database_errors_are_still_500s(
     """Only an unavailable database is a 503: a broken statement is a bug, and an OSError
     that did not come through the driver says nothing about the database."""
     game = await team_battle(client)
-    from app.api import deps
+    from app.services import read_cache
 
     for error in (
         exc.ProgrammingError("SELECT nonsense", {}, Exception("syntax error")),
@@ -117,7 +117,8 @@ async def test_other_database_errors_are_still_500s(
         async def broken(*_args: Any, error: Exception = error, **_kwargs: Any) -> Any:
             raise error
 
-        monkeypatch.setattr(deps, "load_game", broken)
+        # The read path's first statement: the game's version (GET /view answers from it).
+        monkeypatch.setattr(read_cache, "read_head", broken)
         problem(await game.get("/view", "a1"), 500, "internal_error")
 
 
