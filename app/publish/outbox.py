@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import event, func, select
+from sqlalchemy import event, func, or_, select
 from sqlalchemy.orm import Session, SessionTransaction
 
 from app.models import EVENTS, GAMES, TIMERS, PlayerRow, Timer
@@ -70,8 +70,7 @@ def _drain(session: Session) -> None:
     if not noted:
         return
     session.flush()  # the Core reads below must see this transaction's rows
-    for game_id, first_seq in sorted(noted.items()):
-        publish_events(session, game_id, first_seq)
+    publish_batch(session, noted)
 
 
 @event.listens_for(Session, "after_transaction_end")
@@ -117,13 +116,39 @@ class Deadline:
         return {"kind": self.kind, "key": self.key, "data": self.data}
 
 
+PublishContext = tuple[GameFacts, PublishingRow, Deadline | None]
+
+
 def load_context(
     session: Session, game_id: str, now: datetime, events_before: int | None = None
-) -> tuple[GameFacts, PublishingRow, Deadline | None]:
+) -> PublishContext:
     """The game's facts, its publishing row (made on first use: see ``publishing_row``)
     and its deadline, in one round trip: this runs inside every step with a public event."""
+    before = None if events_before is None else {game_id: events_before}
+    return load_contexts(session, {game_id: now}, before)[game_id]
+
+
+def load_contexts(
+    session: Session,
+    games: Mapping[str, datetime],
+    events_before: Mapping[str, int] | None = None,
+) -> dict[str, PublishContext]:
+    """``load_context`` for several games (game id -> now) in one round trip, plus one
+    per counter for the games that have no publishing row yet."""
     deadline = TIMERS.alias("deadline")
-    row = session.execute(
+    pending = TIMERS.alias("pending")
+    # The game's deadline is its pending deadline timer with the lowest id.
+    first_deadline = (
+        select(func.min(pending.c.id))
+        .where(
+            pending.c.game_id == GAMES.c.id,
+            pending.c.done_at.is_(None),
+            pending.c.kind.in_(game_steps.DEADLINE_TIMER_KINDS),
+        )
+        .correlate(GAMES)
+        .scalar_subquery()
+    )
+    rows = session.execute(
         select(
             GAMES.c.id,
             GAMES.c.title,
@@ -142,20 +167,19 @@ def load_context(
         )
         .select_from(GAMES)
         .outerjoin(PublishingRow, PublishingRow.game_id == GAMES.c.id)
-        .outerjoin(
-            deadline,
-            (deadline.c.game_id == GAMES.c.id)
-            & deadline.c.done_at.is_(None)
-            & deadline.c.kind.in_(game_steps.DEADLINE_TIMER_KINDS),
-        )
-        .where(GAMES.c.id == game_id)
-        .order_by(deadline.c.id)
-        .limit(1)
-    ).one()
-    facts = GameFacts(*row[:8])
-    pub = row[8] if row[8] is not None else publishing_row(session, game_id, now, events_before)
-    found = None if row[9] is None else Deadline(*row[9:])
-    return facts, pub, found
+        .outerjoin(deadline, deadline.c.id == first_deadline)
+        .where(GAMES.c.id.in_(list(games)))
+    ).all()
+    found = {row[0]: row for row in rows}
+    missing = {game_id: now for game_id, now in games.items() if found[game_id][8] is None}
+    made = _new_publishing_rows(session, missing, events_before) if missing else {}
+    contexts: dict[str, PublishContext] = {}
+    for game_id in games:
+        row = found[game_id]
+        timer = None if row[9] is None else Deadline(*row[9:])
+        pub = row[8] if row[8] is not None else made[game_id]
+        contexts[game_id] = (GameFacts(*row[:8]), pub, timer)
+    return contexts
 
 
 def publishing_row(
@@ -167,45 +191,89 @@ def publishing_row(
     row = session.get(PublishingRow, game_id)
     if row is not None:
         return row
-    query = select(EVENTS.c.audience).where(EVENTS.c.game_id == game_id)
-    if events_before is not None:
-        query = query.where(EVENTS.c.seq < events_before)
-    audiences = session.execute(query).scalars()
-    public = sum(1 for audience in audiences if AUDIENCE_PUBLIC in audience)
-    posts = session.scalar(select(func.max(PostRow.seq)).where(PostRow.game_id == game_id))
-    row = PublishingRow(
-        game_id=game_id,
-        review="never",
-        auto_publish_after_seconds=None,
-        language="zh",
-        public_event_seq=public,
-        post_seq=posts or 0,
-        reminder_seconds=[],
-        tally_seconds=[],
-        reminder_channel_id=None,
-        updated_at=now,
+    before = None if events_before is None else {game_id: events_before}
+    return _new_publishing_rows(session, {game_id: now}, before)[game_id]
+
+
+def _new_publishing_rows(
+    session: Session,
+    games: Mapping[str, datetime],
+    events_before: Mapping[str, int] | None = None,
+) -> dict[str, PublishingRow]:
+    """New publishing rows (see ``publishing_row``) of games that have none: one query
+    per counter for them all."""
+    before = events_before or {}
+    in_log = [
+        (EVENTS.c.game_id == game_id) & (EVENTS.c.seq < before[game_id])
+        if game_id in before
+        else EVENTS.c.game_id == game_id
+        for game_id in games
+    ]
+    public: dict[str, int] = dict.fromkeys(games, 0)
+    for game_id, audience in session.execute(
+        select(EVENTS.c.game_id, EVENTS.c.audience).where(or_(*in_log))
+    ):
+        if AUDIENCE_PUBLIC in audience:
+            public[game_id] += 1
+    posts = dict(
+        session.execute(
+            select(PostRow.game_id, func.max(PostRow.seq))
+            .where(PostRow.game_id.in_(list(games)))
+            .group_by(PostRow.game_id)
+        ).all()
     )
-    session.add(row)
-    return row
+    made = {
+        game_id: PublishingRow(
+            game_id=game_id,
+            review="never",
+            auto_publish_after_seconds=None,
+            language="zh",
+            public_event_seq=public[game_id],
+            post_seq=posts.get(game_id) or 0,
+            reminder_seconds=[],
+            tally_seconds=[],
+            reminder_channel_id=None,
+            updated_at=now,
+        )
+        for game_id, now in games.items()
+    }
+    session.add_all(made.values())
+    return made
 
 
 def game_info(session: Session, facts: GameFacts, language: str) -> render.GameInfo:
-    players = session.execute(
-        select(PlayerRow.id, PlayerRow.name, PlayerRow.side, PlayerRow.forum_name)
-        .where(PlayerRow.game_id == facts.id)
-        .order_by(PlayerRow.ordinal)
-    ).all()
-    return render.GameInfo(
-        id=facts.id,
-        title=facts.title,
-        ruleset=facts.ruleset,
-        timezone=facts.timezone,
-        language=language,
-        settings=facts.settings,
-        roster=tuple(render.RosterEntry(*p) for p in players),
-        seed_commitment=facts.seed_commitment,
-        public_url=get_settings().public_url,
-    )
+    return game_infos(session, [(facts, language)])[facts.id]
+
+
+def game_infos(
+    session: Session, games: Iterable[tuple[GameFacts, str]]
+) -> dict[str, render.GameInfo]:
+    """``game_info`` of several games (facts, language), their players in one query."""
+    wanted = list(games)
+    roster: dict[str, list[render.RosterEntry]] = {facts.id: [] for facts, _ in wanted}
+    for game_id, player_id, name, side, forum_name in session.execute(
+        select(
+            PlayerRow.game_id, PlayerRow.id, PlayerRow.name, PlayerRow.side, PlayerRow.forum_name
+        )
+        .where(PlayerRow.game_id.in_(list(roster)))
+        .order_by(PlayerRow.game_id, PlayerRow.ordinal)
+    ):
+        roster[game_id].append(render.RosterEntry(player_id, name, side, forum_name))
+    public_url = get_settings().public_url
+    return {
+        facts.id: render.GameInfo(
+            id=facts.id,
+            title=facts.title,
+            ruleset=facts.ruleset,
+            timezone=facts.timezone,
+            language=language,
+            settings=facts.settings,
+            roster=tuple(roster[facts.id]),
+            seed_commitment=facts.seed_commitment,
+            public_url=public_url,
+        )
+        for facts, language in wanted
+    }
 
 
 def deadline_of(timer: Deadline | None, now: datetime) -> datetime | None:
@@ -219,8 +287,20 @@ def deadline_of(timer: Deadline | None, now: datetime) -> datetime | None:
 
 def publish_events(session: Session, game_id: str, first_seq: int) -> list[PostRow]:
     """Posts for the game's public events from ``first_seq`` on (this transaction's)."""
+    return publish_batch(session, {game_id: first_seq}).get(game_id, [])
+
+
+def publish_batch(session: Session, noted: Mapping[str, int]) -> dict[str, list[PostRow]]:
+    """Posts for the public events of several games (game id -> first seq: this
+    transaction's), game by game in id order. The reads are one query per kind for every
+    game together, so a scheduler batch closing many games does not cost queries per game.
+    """
+    pairs = [(EVENTS.c.game_id == g) & (EVENTS.c.seq >= seq) for g, seq in noted.items()]
+    if not pairs:
+        return {}
     rows = session.execute(
         select(
+            EVENTS.c.game_id,
             EVENTS.c.seq,
             EVENTS.c.step_seq,
             EVENTS.c.at,
@@ -228,40 +308,61 @@ def publish_events(session: Session, game_id: str, first_seq: int) -> list[PostR
             EVENTS.c.data,
             EVENTS.c.audience,
         )
-        .where(EVENTS.c.game_id == game_id, EVENTS.c.seq >= first_seq)
-        .order_by(EVENTS.c.seq)
+        .where(or_(*pairs))
+        .order_by(EVENTS.c.game_id, EVENTS.c.seq)
     ).all()
-    public = [r for r in rows if AUDIENCE_PUBLIC in r.audience]
+    public: dict[str, list[Any]] = {}
+    for r in rows:
+        if AUDIENCE_PUBLIC in r.audience:
+            public.setdefault(r.game_id, []).append(r)
     if not public:
-        return []
-    now = public[-1].at
-    facts, pub, timer = load_context(session, game_id, now, events_before=first_seq)
-    events = [
-        render.PublicEvent(seq=pub.public_event_seq + i, at=r.at, kind=r.kind, data=r.data)
-        for i, r in enumerate(public, start=1)
-    ]
-    info = game_info(session, facts, pub.language)
-    try:
-        drafts = render.posts_for_events(info, events, deadline_of(timer, now))
-    except Exception:
-        # A template bug must not stop the game (the step would roll back and its timer be
-        # retried forever): the step commits without its posts, and the log says why.
-        log.exception("rendering the posts of game %s (events %s…) failed", game_id, first_seq)
-        drafts = []
-    channels = active_channels(session, game_id) if drafts else []
+        return {}
+    games = sorted(public)
+    nows = {game_id: public[game_id][-1].at for game_id in games}
+    contexts = load_contexts(session, nows, {g: noted[g] for g in games})
+    infos = game_infos(session, [(contexts[g][0], contexts[g][1].language) for g in games])
+    events: dict[str, list[render.PublicEvent]] = {}
+    drafts: dict[str, list[render.PostDraft]] = {}
+    for game_id in games:
+        _, pub, timer = contexts[game_id]
+        now = nows[game_id]
+        events[game_id] = [
+            render.PublicEvent(seq=pub.public_event_seq + i, at=r.at, kind=r.kind, data=r.data)
+            for i, r in enumerate(public[game_id], start=1)
+        ]
+        try:
+            drafts[game_id] = render.posts_for_events(
+                infos[game_id], events[game_id], deadline_of(timer, now)
+            )
+        except Exception:
+            # A template bug must not stop the game (the step would roll back and its timer
+            # be retried forever), nor the others: the step commits without its posts, and
+            # the log says why.
+            log.exception(
+                "rendering the posts of game %s (events %s…) failed", game_id, noted[game_id]
+            )
+            drafts[game_id] = []
+    channels = channels_of(session, [g for g in games if drafts[g]])
     # Reads above, writes below: the changes go out in one flush at commit.
-    pub.public_event_seq += len(events)
-    step_seq = next((r.step_seq for r in reversed(public) if r.step_seq is not None), None)
-    posts = [
-        create_post(session, facts, pub, draft, now, step_seq, events[-1].seq, channels=channels)
-        for draft in drafts
-    ]
-    track_phase(session, facts, pub, timer, now)
-    if facts.status == "finished":
-        # Finishing stopped every clock of the game; posts still awaiting review keep
-        # their auto-publish time.
-        sync_auto_publish(session, facts, pub, now)
-    return posts
+    made: dict[str, list[PostRow]] = {}
+    for game_id in games:
+        facts, pub, timer = contexts[game_id]
+        now = nows[game_id]
+        pub.public_event_seq += len(events[game_id])
+        step_seq = next(
+            (r.step_seq for r in reversed(public[game_id]) if r.step_seq is not None), None
+        )
+        last = events[game_id][-1].seq
+        made[game_id] = [
+            create_post(session, facts, pub, draft, now, step_seq, last, channels=channels[game_id])
+            for draft in drafts[game_id]
+        ]
+        track_phase(session, facts, pub, timer, now)
+        if facts.status == "finished":
+            # Finishing stopped every clock of the game; posts still awaiting review keep
+            # their auto-publish time.
+            sync_auto_publish(session, facts, pub, now)
+    return made
 
 
 def create_post(
@@ -305,8 +406,20 @@ def create_post(
 
 def active_channels(session: Session, game_id: str) -> list[ChannelRow]:
     """The game's channels, in the order they were added."""
-    query = select(ChannelRow).where(ChannelRow.game_id == game_id, ChannelRow.removed_at.is_(None))
-    return list(session.scalars(query.order_by(ChannelRow.created_at, ChannelRow.id)))
+    return channels_of(session, [game_id])[game_id]
+
+
+def channels_of(session: Session, game_ids: Iterable[str]) -> dict[str, list[ChannelRow]]:
+    """``active_channels`` of several games in one query."""
+    found: dict[str, list[ChannelRow]] = {game_id: [] for game_id in game_ids}
+    if not found:
+        return found
+    query = select(ChannelRow).where(
+        ChannelRow.game_id.in_(list(found)), ChannelRow.removed_at.is_(None)
+    )
+    for channel in session.scalars(query.order_by(ChannelRow.created_at, ChannelRow.id)):
+        found[channel.game_id].append(channel)
+    return found
 
 
 def publish_post(
