@@ -343,6 +343,7 @@ def publish_batch(session: Session, noted: Mapping[str, int]) -> dict[str, list[
             )
             drafts[game_id] = []
     channels = channels_of(session, [g for g in games if drafts[g]])
+    countdown = countdown_timers(session, [g for g in games if counts_down(contexts[g][1])])
     # Reads above, writes below: the changes go out in one flush at commit.
     made: dict[str, list[PostRow]] = {}
     for game_id in games:
@@ -357,7 +358,7 @@ def publish_batch(session: Session, noted: Mapping[str, int]) -> dict[str, list[
             create_post(session, facts, pub, draft, now, step_seq, last, channels=channels[game_id])
             for draft in drafts[game_id]
         ]
-        track_phase(session, facts, pub, timer, now)
+        track_phase(session, facts, pub, timer, now, countdown.get(game_id))
         if facts.status == "finished":
             # Finishing stopped every clock of the game; posts still awaiting review keep
             # their auto-publish time.
@@ -463,15 +464,22 @@ def set_timer(
     data: dict[str, Any],
     now: datetime,
     done: bool = False,
+    rows: list[Timer] | None = None,
 ) -> Timer:
     """Create or replace a service timer of the game (``steps.schedule_timer``, sync).
-    While the game is paused it keeps its remaining time, like every clock of the game."""
-    row = session.scalars(
-        select(Timer).where(Timer.game_id == facts.id, Timer.kind == kind, Timer.key == key)
-    ).first()
+    While the game is paused it keeps its remaining time, like every clock of the game.
+    ``rows``: the game's timers of this kind when the caller has them (a new one joins)."""
+    if rows is None:
+        row = session.scalars(
+            select(Timer).where(Timer.game_id == facts.id, Timer.kind == kind, Timer.key == key)
+        ).first()
+    else:
+        row = next((r for r in rows if r.kind == kind and r.key == key), None)
     if row is None:
         row = Timer(game_id=facts.id, kind=kind, key=key, created_at=now, extensions=0)
         session.add(row)
+        if rows is not None:
+            rows.append(row)
     row.data = data
     row.done_at = now if done else None
     if facts.paused:
@@ -484,13 +492,24 @@ def set_timer(
 
 
 def end_timers(
-    session: Session, game_id: str, kind: str, now: datetime, keep: Iterable[str] = ()
+    session: Session,
+    game_id: str,
+    kind: str,
+    now: datetime,
+    keep: Iterable[str] = (),
+    rows: Iterable[Timer] | None = None,
 ) -> None:
+    """End the game's pending ``kind`` timers but those in ``keep`` (among ``rows`` when
+    the caller has them)."""
     kept = set(keep)
-    for row in session.scalars(
-        select(Timer).where(Timer.game_id == game_id, Timer.kind == kind, Timer.done_at.is_(None))
-    ):
-        if row.key not in kept:
+    if rows is None:
+        rows = session.scalars(
+            select(Timer).where(
+                Timer.game_id == game_id, Timer.kind == kind, Timer.done_at.is_(None)
+            )
+        )
+    for row in rows:
+        if row.kind == kind and row.done_at is None and row.key not in kept:
             row.done_at = now
 
 
@@ -513,27 +532,56 @@ def sync_auto_publish(
         set_timer(session, facts, AUTO_PUBLISH, post.id, max(post.publish_at, now), {}, now)
 
 
+def counts_down(pub: PublishingRow) -> bool:
+    """Whether the game has reminders or tallies (whose timers follow its deadline)."""
+    return bool(pub.reminder_seconds or pub.tally_seconds)
+
+
+def countdown_timers(session: Session, game_ids: Iterable[str]) -> dict[str, list[Timer]]:
+    """The reminder and tally timers of these games, in one query."""
+    found: dict[str, list[Timer]] = {game_id: [] for game_id in game_ids}
+    if found:
+        for row in session.scalars(
+            select(Timer).where(Timer.game_id.in_(list(found)), Timer.kind.in_((REMINDER, TALLY)))
+        ):
+            found[row.game_id].append(row)
+    return found
+
+
 def track_phase(
-    session: Session, facts: GameFacts, pub: PublishingRow, timer: Deadline | None, now: datetime
+    session: Session,
+    facts: GameFacts,
+    pub: PublishingRow,
+    timer: Deadline | None,
+    now: datetime,
+    countdown: list[Timer] | None = None,
 ) -> None:
     """Remember when the current phase opened, and re-aim the reminders. Called after
     anything public happened (a phase opened, a deadline moved, a pause or resume), which
-    is every way a deadline changes."""
+    is every way a deadline changes. ``countdown``: the game's reminder and tally timers
+    when the caller has them (``countdown_timers``)."""
     phase = None if timer is None else timer.phase
     if phase != pub.phase:
         pub.phase = phase
         pub.phase_step_seq = facts.step_seq
     # Turning reminders (tallies) off ends their timers then and there.
-    if pub.reminder_seconds or pub.tally_seconds:
-        sync_reminders(session, facts, pub, timer, now)
+    if counts_down(pub):
+        sync_reminders(session, facts, pub, timer, now, countdown)
 
 
 def sync_reminders(
-    session: Session, facts: GameFacts, pub: PublishingRow, timer: Deadline | None, now: datetime
+    session: Session,
+    facts: GameFacts,
+    pub: PublishingRow,
+    timer: Deadline | None,
+    now: datetime,
+    countdown: list[Timer] | None = None,
 ) -> None:
     """The timers of the posts that count down to a deadline: reminders and tallies."""
-    sync_offsets(session, facts, pub, timer, now, REMINDER, pub.reminder_seconds)
-    sync_offsets(session, facts, pub, timer, now, TALLY, pub.tally_seconds)
+    if countdown is None:
+        countdown = countdown_timers(session, [facts.id])[facts.id]
+    sync_offsets(session, facts, pub, timer, now, REMINDER, pub.reminder_seconds, countdown)
+    sync_offsets(session, facts, pub, timer, now, TALLY, pub.tally_seconds, countdown)
 
 
 def sync_offsets(
@@ -544,27 +592,26 @@ def sync_offsets(
     now: datetime,
     kind: str,
     seconds: list[Any] | None,
+    countdown: list[Timer],
 ) -> None:
     """One ``kind`` timer per configured offset, due that long before the current deadline.
     Its data names the deadline and the step its phase opened at; an unchanged timer is
     left alone, so a post that already went out does not go out twice, and a deadline
-    that moved (extension, new phase, resume) re-aims them all."""
+    that moved (extension, new phase, resume) re-aims them all. ``countdown``: the game's
+    reminder and tally timers (``countdown_timers``)."""
     offsets = sorted({int(s) for s in seconds or []}, reverse=True)
     deadline = deadline_of(timer, now)
     if deadline is None or not offsets or facts.status == "finished":
-        end_timers(session, facts.id, kind, now)
+        end_timers(session, facts.id, kind, now, rows=countdown)
         return
-    end_timers(session, facts.id, kind, now, keep=[str(o) for o in offsets])
-    existing = {
-        row.key: row
-        for row in session.scalars(
-            select(Timer).where(Timer.game_id == facts.id, Timer.kind == kind)
-        )
-    }
+    end_timers(session, facts.id, kind, now, keep=[str(o) for o in offsets], rows=countdown)
+    existing = {row.key: row for row in countdown if row.kind == kind}
     data = {"deadline": deadline.isoformat(), "since_step": pub.phase_step_seq or 0}
     for offset in offsets:
         row = existing.get(str(offset))
         if row is not None and row.data == data:
             continue  # pending as it is, or already sent for this deadline
         due = deadline - timedelta(seconds=offset)
-        set_timer(session, facts, kind, str(offset), due, data, now, done=due <= now)
+        set_timer(
+            session, facts, kind, str(offset), due, data, now, done=due <= now, rows=countdown
+        )

@@ -7,19 +7,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from httpx import AsyncClient
-from sqlalchemy import event
+from sqlalchemy import event, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
 from app.clock import FakeClock
+from app.models import Timer
 from app.publish import outbox
 from app.publish.models import PostRow, PublishingRow
 from app.scheduler import run_due_timers
-from tests.service.helpers import Game, ok, team_battle
+from tests.service.helpers import TB_SETTINGS, Game, ok, team_battle
 from tests.service.publish_helpers import posts, webhook_channel
 
 DEPLOY_A = {"type": "deploy", "troops": [6, 6, 6, 6, 6]}
@@ -32,8 +34,10 @@ async def deployed(
     channels: tuple[str, ...] = (),
     review: bool = False,
     settings: dict[str, Any] | None = None,
+    reminders: tuple[int, ...] = (),
 ) -> Game:
-    """A started team battle, both sides deployed, with channels of these kinds."""
+    """A started team battle, both sides deployed, with channels of these kinds (and
+    reminders this many seconds before each deadline)."""
     game = await team_battle(client, settings)
     for i, kind in enumerate(channels):
         if kind == "webhook":
@@ -43,9 +47,21 @@ async def deployed(
             ok(await game.post("/channels", "director", body), 201)
     if review:
         ok(await game.put("/publishing", "director", {"review": "always"}))
+    if reminders:
+        ok(await game.put("/reminders", "director", {"before_seconds": list(reminders)}))
     await game.order("a1", DEPLOY_A)
     await game.order("b1", DEPLOY_B)
     return game
+
+
+async def before_the_deadline(
+    sessionmaker: async_sessionmaker[AsyncSession], clock: FakeClock, seconds: int
+) -> None:
+    """Run what falls due until the deadline ``seconds`` from now (the reminders: nobody is
+    waiting), then move to the deadline."""
+    clock.advance(seconds - 1)
+    await run_due_timers(sessionmaker, clock)
+    clock.advance(1)
 
 
 def publish_apart(monkeypatch: pytest.MonkeyPatch, alone: set[str]) -> list[set[str]]:
@@ -101,7 +117,13 @@ async def published(
         pub = await session.get(PublishingRow, game.id)
         assert pub is not None
         counters = (pub.public_event_seq, pub.post_seq, pub.phase, pub.phase_step_seq)
-    return {"posts": shown, "counters": counters}
+        countdown = await session.execute(
+            select(Timer.kind, Timer.key, Timer.due_at, Timer.data, Timer.done_at)
+            .where(Timer.game_id == game.id, Timer.kind.in_((outbox.REMINDER, outbox.TALLY)))
+            .order_by(Timer.kind, Timer.key)
+        )
+        timers = [tuple(row) for row in countdown]
+    return {"posts": shown, "counters": counters, "reminder timers": timers}
 
 
 async def test_a_batch_of_games_gets_the_posts_each_game_gets_alone(
@@ -112,21 +134,23 @@ async def test_a_batch_of_games_gets_the_posts_each_game_gets_alone(
 ) -> None:
     """One scheduler pass closes the deployment of twin games: one of each pair published
     with the whole batch, the other alone. Each pair ends with the same posts, deliveries
-    and counters: channels, a review queue and a renderer that fails for one game."""
+    and counters: channels, a review queue, reminders and a renderer that fails for one
+    game."""
     setups: list[dict[str, Any]] = [
         {},
         {"channels": ("webhook",)},
         {"channels": ("webhook", "manual")},
         {"channels": ("webhook",), "review": True},
+        {"channels": ("webhook",), "reminders": (600, 1800)},
         {"channels": ("webhook",)},  # its renderer fails
     ]
     twins = [(await deployed(client, **s), await deployed(client, **s)) for s in setups]
     batched, alone = [b for b, _ in twins], [a for _, a in twins]
     before = {g.id: (await posts(g))[-1]["seq"] for g in batched + alone}
-    failing_renderer(monkeypatch, {batched[4].id, alone[4].id})
+    failing_renderer(monkeypatch, {batched[5].id, alone[5].id})
     together = publish_apart(monkeypatch, {g.id for g in alone})
 
-    clock.advance(PHASE)
+    await before_the_deadline(sessionmaker, clock, PHASE)
     assert await run_due_timers(sessionmaker, clock) == len(batched + alone)
 
     assert {g.id for g in batched} in together  # published together, in one transaction
@@ -146,7 +170,16 @@ async def test_a_batch_of_games_gets_the_posts_each_game_gets_alone(
     )
     # held for review when the director reviews, and none when rendering failed.
     assert new[3] and all(p["status"] == "awaiting_review" and not p["deliveries"] for p in new[3])
-    assert new[4] == []
+    assert new[5] == []
+    # The reminders follow the new deadline.
+    reminders = (await published(sessionmaker, batched[4], before[batched[4].id]))[
+        "reminder timers"
+    ]
+    deadline = clock.now() + timedelta(seconds=TB_SETTINGS["command_seconds"])
+    assert [(key, due, done) for _, key, due, _, done in reminders] == [
+        ("1800", deadline - timedelta(seconds=1800), None),
+        ("600", deadline - timedelta(seconds=600), None),
+    ]
 
 
 @contextmanager
@@ -186,28 +219,31 @@ async def test_closing_many_games_does_not_cost_a_query_per_game(
     sessionmaker: async_sessionmaker[AsyncSession],
     db_kind: str,
 ) -> None:
-    """A scheduler pass closing 2 games and one closing 10 run the same number of outbox
-    statements: channels, reviews, and games whose publishing row is made now alike."""
+    """A scheduler pass closing 3 games and one closing 12 run the same number of outbox
+    statements: channels, reviews, reminders, and games whose publishing row is made now
+    alike."""
     counted: dict[int, tuple[list[str], list[str]]] = {}
     # The second cohort's deadline falls before the first cohort's next one.
-    for n, deadline in ((2, PHASE), (10, PHASE // 2)):
+    for n, deadline in ((3, PHASE), (12, PHASE // 2)):
         settings = {"deployment_seconds": deadline}
         games = [
-            await deployed(client, ("webhook", "manual"), review=i == 0, settings=settings)
+            await deployed(
+                client, ("webhook", "manual"), i % 3 == 0, settings, (600,) * (i % 3 == 1)
+            )
             for i in range(n)
         ]
         async with sessionmaker() as session, session.begin():
             # Games that were running before publishing existed: their rows are made now.
-            for game in games[1::2]:
+            for game in games[2::3]:
                 await session.delete(await session.get(PublishingRow, game.id))
-        clock.advance(deadline)
+        await before_the_deadline(sessionmaker, clock, deadline)
         with outbox_statements(engine) as (inside, every):
             assert await run_due_timers(sessionmaker, clock) == n
         counted[n] = (list(inside), list(every))
         for game in games:  # every game's phase closed with its posts
             assert (await posts(game))[-1]["created_at"] == clock.now().isoformat()
-    assert counted[2][0] and len(counted[2][0]) == len(counted[10][0])
+    assert counted[3][0] and len(counted[3][0]) == len(counted[12][0])
     if db_kind == "postgres":
         # The whole pass too (on SQLite the ORM inserts rows with an autoincrement id,
         # deliveries, one at a time, and order updates are per game).
-        assert len(counted[2][1]) == len(counted[10][1])
+        assert len(counted[3][1]) == len(counted[12][1])
