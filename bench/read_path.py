@@ -297,9 +297,9 @@ def report(
     print(f"Reads, {args.duration:g} s per run, {tool}, one uvicorn worker each, bare run first")
     print(
         "| route | as | clients | bare req/s | ours req/s | ratio | bare p99 ms | ours p99 ms "
-        "| ratio | non-2xx/errors |"
+        "| ratio | CPU ms/request bare | ours | non-2xx/errors |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     passed = True
     for (route, audience, clients), (bare, ours) in results.items():
         rps = ours.rps / bare.rps if bare.rps else 0.0

@@ -20,6 +20,7 @@ from app.api.responses import (
     Verification,
 )
 from app.api.schemas import AddPlayer, CreateGame
+from app.db import read_engine
 from app.errors import AppError
 from app.models import Game
 from app.services import games as games_service
@@ -139,7 +140,7 @@ async def cached_read(
     built, kept and answered; ``304`` when the client already has it."""
     cache = read_cache.CACHE
     admin_token = request.app.state.settings.admin_token
-    async with request.app.state.engine.connect() as conn:
+    async with read_engine(request.app.state.engine).connect() as conn:
         head = await read_cache.read_head(conn, game_id)
         principal = known_principal(head, token, admin_token)
         found = None
