@@ -290,6 +290,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return Response(body, media_type=media_type)
 
     # Orders first: routes are matched in order, and order submission is the hot path.
+    app.include_router(games.reads)
     app.include_router(orders.router)
     app.include_router(games.router)
     app.include_router(director.router)
