@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
+import weakref
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from sqlalchemy import event, exc
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -26,6 +27,7 @@ def make_engine(
     pool_size: int = 20,
     echo: bool = False,
     *,
+    pool_overflow: int | None = None,
     connect_timeout: float | None = None,
     command_timeout: float | None = None,
     pool_timeout: float | None = None,
@@ -40,7 +42,8 @@ def make_engine(
         engine = create_async_engine(url, echo=echo, connect_args={"timeout": 30})
         _sqlite_immediate_transactions(engine)
         return engine
-    kwargs: dict[str, Any] = {"pool_size": pool_size, "max_overflow": pool_size}
+    overflow = pool_size if pool_overflow is None else pool_overflow
+    kwargs: dict[str, Any] = {"pool_size": pool_size, "max_overflow": overflow}
     if pool_timeout is not None:
         kwargs["pool_timeout"] = pool_timeout
     connect_args: dict[str, Any] = {}
@@ -54,6 +57,25 @@ def make_engine(
     engine = create_async_engine(url, echo=echo, connect_args=connect_args, **kwargs)
     _drop_broken_connections(engine)
     return engine
+
+
+def read_engine(engine: AsyncEngine) -> AsyncEngine:
+    """The engine (same pool) for reads that are one statement, or whose statements need
+    not agree with each other beyond what each sees (READ COMMITTED gives every statement
+    its own snapshot anyway): on PostgreSQL they run without a transaction, which saves
+    the BEGIN and ROLLBACK round trips around them. SQLite keeps its transactions (its
+    BEGIN is issued by this module's ``begin`` listener)."""
+    if engine.dialect.name == "sqlite":
+        return engine
+    found = _READ_ENGINES.get(engine.sync_engine)
+    if found is None:
+        found = _READ_ENGINES[engine.sync_engine] = engine.execution_options(
+            isolation_level="AUTOCOMMIT"
+        )
+    return found
+
+
+_READ_ENGINES: weakref.WeakKeyDictionary[Engine, AsyncEngine] = weakref.WeakKeyDictionary()
 
 
 def _drop_broken_connections(engine: AsyncEngine) -> None:

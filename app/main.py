@@ -130,6 +130,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             settings.database_url,
             settings.db_pool_size,
             settings.db_echo,
+            pool_overflow=settings.db_pool_overflow,
             connect_timeout=settings.db_connect_timeout_seconds,
             command_timeout=settings.db_command_timeout_seconds,
             pool_timeout=settings.db_pool_timeout_seconds,
@@ -289,6 +290,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return Response(body, media_type=media_type)
 
     # Orders first: routes are matched in order, and order submission is the hot path.
+    app.include_router(games.reads)
     app.include_router(orders.router)
     app.include_router(games.router)
     app.include_router(director.router)

@@ -13,7 +13,6 @@ per-request and per-timer lines).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -23,6 +22,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import orjson
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -133,7 +133,7 @@ class JsonFormatter(logging.Formatter):
             line.update(fields)
         if record.exc_info:
             line["exc"] = self.formatException(record.exc_info)
-        return json.dumps(line, ensure_ascii=False, default=str)
+        return orjson.dumps(line, default=str).decode()
 
 
 def configure_logging(level: str | None = None) -> None:

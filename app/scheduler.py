@@ -41,6 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app import observability
 from app.bridge import reader as forum_reader
 from app.clock import Clock
+from app.db import database_unavailable
 from app.errors import AppError
 from app.models import AuditRow, Game, Timer
 from app.publish import outbox
@@ -345,14 +346,23 @@ async def scheduler_loop(
 ) -> None:
     """Forever: run what is due, then wait. Started by the app's lifespan. A pass that
     filled its batch goes straight on: a burst of deadlines must not wait out the interval."""
+    away = False  # the database was unavailable at the last pass
     while True:
         ran = 0
         try:
             with observability.SCHEDULER_PASS.time():
                 ran = await run_due_timers(sessionmaker, clock, batch, retry, batch)
+            if away:
+                log.warning("scheduler: the database is back; deadlines run again")
+            away = False
         except asyncio.CancelledError:
             raise
-        except Exception:  # keep the loop alive (the database may be away): try again
-            log.exception("scheduler pass failed")
+        except Exception as error:  # keep the loop alive (the database may be away): try again
+            unavailable = database_unavailable(error)
+            if not unavailable:
+                log.exception("scheduler pass failed")
+            elif not away:  # one line when it goes, not a traceback every interval
+                log.warning("scheduler: the database is unavailable (%r); retrying", error)
+            away = unavailable
         if ran < batch:
             await asyncio.sleep(interval)

@@ -62,6 +62,13 @@ class Settings(BaseSettings):
         "'how to verify' links in posts; unset: posts carry no links.",
     )
     db_pool_size: int = Field(20, description="Connection pool size (PostgreSQL).")
+    db_pool_overflow: int = Field(
+        0,
+        ge=0,
+        description="Connections opened beyond the pool at a peak, each closed again when "
+        "returned (PostgreSQL). 0: a peak waits for a pooled connection, which is faster "
+        "than opening and closing connections under load.",
+    )
     db_connect_timeout_seconds: float = Field(
         5.0,
         gt=0,

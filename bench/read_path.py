@@ -23,13 +23,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -42,64 +40,14 @@ from app.db import make_engine, make_sessionmaker  # noqa: E402
 from app.services import games as games_service  # noqa: E402
 from app.services import orders as orders_service  # noqa: E402
 from app.services.auth import Principal, principal_for  # noqa: E402
+from bench import wrk  # noqa: E402
 from bench.pgdb import TB_SETTINGS, fresh_database  # noqa: E402
-from bench.submit_orders import Result, lua_string, stop, verdict, wait_ready  # noqa: E402
+from bench.submit_orders import Result, stop, verdict, wait_ready  # noqa: E402
 
 THROUGHPUT_TARGET = 0.8  # ours / bare req/s at 64 clients, at least
 P99_TARGET = 1.5  # ours / bare p99 at 16 clients, at most
 AUDIENCES = ("player", "director", "public")
 ROUTES = {"view": "/view", "events": "/events?after=0"}
-
-WRK_LUA = """
-local targets = %(targets)s
-local nthreads = %(threads)d
-local threads = {}
-local counter = 0
-
-function setup(thread)
-  thread:set("tid", counter)
-  counter = counter + 1
-  table.insert(threads, thread)
-end
-
-function init(args)
-  mine = {}
-  for i = tid + 1, #targets, nthreads do
-    table.insert(mine, targets[i])
-  end
-  n = tid
-  non2xx = 0
-end
-
-function request()
-  n = n + 1
-  local t = mine[(n %% #mine) + 1]
-  if t[2] == "" then
-    return wrk.format("GET", t[1])
-  end
-  return wrk.format("GET", t[1], {["Authorization"] = "Bearer " .. t[2]})
-end
-
-function response(status, headers, body)
-  if status < 200 or status > 299 then
-    non2xx = non2xx + 1
-  end
-end
-
-function done(summary, latency, requests)
-  local bad = 0
-  for _, thread in ipairs(threads) do
-    bad = bad + thread:get("non2xx")
-  end
-  local e = summary.errors
-  io.write(string.format(
-    'RESULT {"requests": %%d, "duration_us": %%d, "non2xx": %%d, "errors": %%d, ' ..
-    '"p50_us": %%d, "p99_us": %%d, "max_us": %%d}\\n',
-    summary.requests, summary.duration, bad, e.connect + e.read + e.write + e.timeout,
-    latency:percentile(50), latency:percentile(99), latency.max))
-end
-"""
-
 
 # ----- database ---------------------------------------------------------------------------
 
@@ -179,29 +127,7 @@ def targets_for(
 
 
 def run_wrk(port: int, targets: list[tuple[str, str]], clients: int, seconds: float) -> Result:
-    threads = 2
-    lua = WRK_LUA % {
-        "targets": "{" + ",".join(f"{{{lua_string(p)},{lua_string(t)}}}" for p, t in targets) + "}",
-        "threads": threads,
-    }
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-        f.write(lua)
-        script = f.name
-    try:
-        command = [
-            "wrk",
-            f"-t{threads}",
-            f"-c{clients}",
-            f"-d{max(1, round(seconds))}s",
-            "--timeout",
-            "10s",
-        ]
-        command += ["-s", script, f"http://127.0.0.1:{port}"]
-        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    finally:
-        os.unlink(script)
-    line = next(x for x in out.splitlines() if x.startswith("RESULT "))
-    return as_result(json.loads(line.removeprefix("RESULT ")), clients)
+    return as_result(wrk.run(port, targets, clients, seconds), clients)
 
 
 def as_result(raw: dict[str, Any], clients: int) -> Result:
@@ -297,9 +223,9 @@ def report(
     print(f"Reads, {args.duration:g} s per run, {tool}, one uvicorn worker each, bare run first")
     print(
         "| route | as | clients | bare req/s | ours req/s | ratio | bare p99 ms | ours p99 ms "
-        "| ratio | non-2xx/errors |"
+        "| ratio | CPU ms/request bare | ours | non-2xx/errors |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     passed = True
     for (route, audience, clients), (bare, ours) in results.items():
         rps = ours.rps / bare.rps if bare.rps else 0.0

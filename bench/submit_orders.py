@@ -47,6 +47,7 @@ from sqlalchemy import func, select  # noqa: E402
 from app.clock import SystemClock  # noqa: E402
 from app.db import make_engine, make_sessionmaker  # noqa: E402
 from app.models import OrderRow  # noqa: E402
+from bench import wrk  # noqa: E402
 from bench.pgdb import fresh_database, started_team_battle  # noqa: E402
 
 # Valid deployments (five slots, 30 troops): bodies vary, no Idempotency-Key is sent.
@@ -65,57 +66,6 @@ BODIES = [
 ]
 THROUGHPUT_TARGET = 0.7  # ours / bare req/s at 64 clients, at least
 P99_TARGET = 1.5  # ours / bare p99 at 16 clients, at most
-
-WRK_LUA = """
-local targets = %(targets)s
-local bodies = %(bodies)s
-local prefix = "%(prefix)s"
-local nthreads = %(threads)d
-local threads = {}
-local counter = 0
-
-function setup(thread)
-  thread:set("tid", counter)
-  counter = counter + 1
-  table.insert(threads, thread)
-end
-
-function init(args)
-  mine = {}
-  for i = tid + 1, #targets, nthreads do
-    table.insert(mine, targets[i])
-  end
-  n = tid
-  non2xx = 0
-end
-
-function request()
-  n = n + 1
-  local t = mine[(n %% #mine) + 1]
-  local body = bodies[(n %% #bodies) + 1]
-  return wrk.format("POST", prefix .. t[1] .. "/orders",
-    {["Authorization"] = "Bearer " .. t[2], ["Content-Type"] = "application/json"}, body)
-end
-
-function response(status, headers, body)
-  if status < 200 or status > 299 then
-    non2xx = non2xx + 1
-  end
-end
-
-function done(summary, latency, requests)
-  local bad = 0
-  for _, thread in ipairs(threads) do
-    bad = bad + thread:get("non2xx")
-  end
-  local e = summary.errors
-  io.write(string.format(
-    'RESULT {"requests": %%d, "duration_us": %%d, "non2xx": %%d, "errors": %%d, ' ..
-    '"p50_us": %%d, "p99_us": %%d, "max_us": %%d}\\n',
-    summary.requests, summary.duration, bad, e.connect + e.read + e.write + e.timeout,
-    latency:percentile(50), latency:percentile(99), latency.max))
-end
-"""
 
 
 @dataclass
@@ -219,31 +169,11 @@ def interleaved_targets(games: list[tuple[str, str, str]]) -> list[tuple[str, st
     return [(g, a) for g, a, _ in games] + [(g, b) for g, _, b in games]
 
 
-def lua_string(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def run_wrk(
     port: int, prefix: str, targets: list[tuple[str, str]], clients: int, seconds: float
 ) -> dict[str, Any]:
-    threads = 2
-    lua = WRK_LUA % {
-        "targets": "{" + ",".join(f"{{{lua_string(g)},{lua_string(t)}}}" for g, t in targets) + "}",
-        "bodies": "{" + ",".join(lua_string(b) for b in BODIES) + "}",
-        "prefix": prefix,
-        "threads": threads,
-    }
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-        f.write(lua)
-        script = f.name
-    try:
-        command = ["wrk", f"-t{threads}", f"-c{clients}", f"-d{seconds:g}s", "--timeout", "10s"]
-        command += ["-s", script, f"http://127.0.0.1:{port}"]
-        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    finally:
-        os.unlink(script)
-    line = next(x for x in out.splitlines() if x.startswith("RESULT "))
-    return dict(json.loads(line.removeprefix("RESULT ")))
+    paths = [(f"{prefix}{game}/orders", token) for game, token in targets]
+    return wrk.run(port, paths, clients, seconds, BODIES)
 
 
 def run_python_load(

@@ -67,7 +67,7 @@ class Bodies(Strict):
 
 
 class EditPost(Strict):
-    title: Title | None = None
+    title: Annotated[Title, Field(min_length=1)] | None = None  # a thread needs a title
     bodies: Bodies | None = None
 
 

@@ -21,9 +21,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import asyncpg
 import orjson
 from fastapi.encoders import jsonable_encoder
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, exc, select
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.errors import not_found
@@ -39,6 +41,8 @@ _HEAD = select(
     GAMES.c.auth_epoch,
     GAMES.c.director_token_hash,
 ).where(GAMES.c.id == bindparam("id"))
+
+_HEAD_SQL = str(_HEAD.compile(dialect=postgresql.asyncpg.dialect()))
 
 Version = tuple[int, int, int, str]
 
@@ -64,11 +68,30 @@ def version_of(game: GameHead | Game) -> Version:
 
 
 async def read_head(conn: AsyncConnection, game_id: str) -> GameHead:
-    """The game's head, in one SELECT; 404 when there is no such game."""
-    row = (await conn.execute(_HEAD, {"id": game_id})).first()
+    """The game's head, in one SELECT; 404 when there is no such game.
+
+    On PostgreSQL the statement goes straight to the pooled asyncpg connection (a prepared
+    statement it keeps): SQLAlchemy's compile-cache lookup, execution context and result
+    wrapping cost as much CPU as the rest of a cached read. A connection that fails here
+    is invalidated and the error raised as SQLAlchemy would raise it, so the pool replaces
+    the connection and the caller answers 503 ``database_unavailable`` as for any read."""
+    if conn.dialect.name == "postgresql":
+        row = await _fetch_head(conn, game_id)
+    else:
+        row = (await conn.execute(_HEAD, {"id": game_id})).first()
     if row is None:
         raise not_found()
     return GameHead(*row)
+
+
+async def _fetch_head(conn: AsyncConnection, game_id: str) -> Any:
+    driver = (await conn.get_raw_connection()).driver_connection
+    assert driver is not None
+    try:
+        return await driver.fetchrow(_HEAD_SQL, game_id)
+    except (OSError, asyncpg.InterfaceError) as error:  # timeouts included: a lost connection
+        await conn.invalidate(error)
+        raise exc.DBAPIError(_HEAD_SQL, (game_id,), error, connection_invalidated=True) from error
 
 
 def audience_of(principal: Principal) -> str:

@@ -89,6 +89,8 @@ for _ in $(seq 1 50); do [ -S "$work/podman.sock" ] && break; sleep 0.2; done
 export DOCKER_HOST="unix://$work/podman.sock"
 # Compose would build through the API in OCI format (no health check): use the image built above.
 export FORUMPLAY_IMAGE="$image" FORUMPLAY_REPLICAS=2
+SECRET_KEY=$("$python" -c 'import secrets; print(secrets.token_urlsafe(32))')
+export SECRET_KEY
 port=$(free_port)
 # `up` waits for the database, then the replicas, to be healthy, so it runs in the background
 # while wait_healthy runs the health checks; it leaves its exit status in up.rc.

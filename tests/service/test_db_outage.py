@@ -142,6 +142,41 @@ def test_what_counts_as_the_database_being_away(error: Exception, expected: bool
     assert database_unavailable(error) is expected
 
 
+async def test_the_scheduler_logs_an_outage_once_and_the_recovery_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """While the database is away every pass fails; the log says so once (no traceback
+    every interval for an operator to wade through), and once when deadlines run again.
+    A failure that is not the database's is still logged in full."""
+    from app import scheduler
+
+    locked = exc.OperationalError("BEGIN", {}, sqlite3.OperationalError("database is locked"))
+    outcomes: list[Any] = [locked, locked, locked, 0, 0, ValueError("a bug"), 0]
+    passes = 0
+
+    async def run_due_timers(*_args: Any) -> int:
+        nonlocal passes
+        passes += 1
+        if not outcomes:
+            raise asyncio.CancelledError
+        outcome = outcomes.pop(0)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return int(outcome)
+
+    monkeypatch.setattr(scheduler, "run_due_timers", run_due_timers)
+    with caplog.at_level("INFO", logger="forumplay"), pytest.raises(asyncio.CancelledError):
+        await scheduler.scheduler_loop(None, FakeClock(), 0, 100)  # type: ignore[arg-type]
+    assert passes == 8
+    lines = [(r.levelname, r.getMessage(), r.exc_info is not None) for r in caplog.records]
+    assert [(level, tb) for level, _, tb in lines] == [
+        ("WARNING", False),  # gone: one line, no traceback
+        ("WARNING", False),  # back
+        ("ERROR", True),  # a bug: in full
+    ]
+    assert "unavailable" in lines[0][1] and "back" in lines[1][1]
+
+
 # --- the outage, on a cluster of the test's own ------------------------------------------
 
 

@@ -87,6 +87,13 @@ async def test_review_holds_posts_until_the_director_approves(client: AsyncClien
     assert all(p["deliveries"] == [] and p["publish_at"] is None for p in held)
     first = held[0]
 
+    # A post is never left without a title (it opens a thread on some forums).
+    untitled = await client.patch(
+        f"{game.url}/posts/{first['id']}", headers=bearer(game.director), json={"title": ""}
+    )
+    problem(untitled, 422, "invalid_body")
+    assert (await posts(game))[0]["title"] == first["title"]
+
     edited = ok(
         await client.patch(
             f"{game.url}/posts/{first['id']}",
