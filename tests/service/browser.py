@@ -63,6 +63,9 @@ async def launch() -> AsyncIterator[Any]:
             await browser.close()
 
 
+SCREENSHOT_MS = 120_000
+
+
 class Shots:
     """Saves a full-page screenshot of each page visited, numbered in visiting order."""
 
@@ -75,7 +78,11 @@ class Shots:
     async def __call__(self, page: Any, name: str) -> Path:
         self.count += 1
         path = self.folder / f"{self.prefix}-{self.count:02d}-{name}.png"
-        await page.screenshot(path=str(path), full_page=True)
+        # A picture for people to look at, not an assertion: on a machine loaded by other
+        # test runs, a full-page capture of a busy page took over 20 s; bound it loosely.
+        await page.screenshot(
+            path=str(path), full_page=True, animations="disabled", timeout=SCREENSHOT_MS
+        )
         self.saved.append(path)
         return path
 
