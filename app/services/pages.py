@@ -72,6 +72,9 @@ async def _page(
         "view": await games_service.view(session, game, principal),
         "events": await games_service.events(session, game, principal, 0, FEED_LIMIT),
         "names": _names(summary),
+        # The game row was read first: events numbered above its counter may have been
+        # committed while this page was read, after its view (see ``views.feed``).
+        "event_seq": game.event_seq,
         "now": now,
         "settings": game.settings,
     }

@@ -133,7 +133,13 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
         for e in events[-FEED_SHOWN:]
     ]
     lines.reverse()
-    return {"lines": lines, "after": events[-1]["seq"] if events else 0}
+    # The live stream resumes after this: never past the game row the page's state and
+    # view came from, else an event committed between the page's reads (a deadline
+    # extended) would be neither shown nor streamed, and the page would keep the old one.
+    after = events[-1]["seq"] if events else 0
+    if "event_seq" in page:
+        after = min(after, page["event_seq"])
+    return {"lines": lines, "after": after}
 
 
 # --- team battle --------------------------------------------------------------------------
