@@ -289,7 +289,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         )
         return Response(body, media_type=media_type)
 
-    # Orders first: routes are matched in order, and order submission is the hot path.
+    # Routes are matched in order: the hot paths first (the repeated reads, then orders).
     app.include_router(games.reads)
     app.include_router(orders.router)
     app.include_router(games.router)

@@ -267,7 +267,9 @@ async def run_standalone() -> None:
     from app.settings import get_settings
 
     settings = get_settings()
-    engine = make_engine(settings.database_url, settings.db_pool_size)
+    engine = make_engine(
+        settings.database_url, settings.db_pool_size, pool_overflow=settings.db_pool_overflow
+    )
     try:
         await DeliveryWorker(make_sessionmaker(engine), SystemClock(), settings).loop()
     finally:
