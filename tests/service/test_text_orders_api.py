@@ -206,8 +206,28 @@ async def test_island_names_are_matched_exactly_then_fuzzily_else_asked(
     assert read["echo"] == "提防：张三；赠送：李四，食物×2"
     unknown = problem(await parse(game, "王五", "暗杀赵六"), 422, "not_understood")
     assert unknown["unknown"] == ["赵六"]
-    assert [c["name"] for c in unknown["candidates"]["赵六"]] == ISLAND_NAMES
-    assert {c["id"] for c in unknown["candidates"]["赵六"]} == {pid(game, n) for n in ISLAND_NAMES}
+    assert [c["name"] for c in unknown["candidates"]["赵六"]] == ["张三", "李四"]
+    assert {c["id"] for c in unknown["candidates"]["赵六"]} == {
+        pid(game, "张三"),
+        pid(game, "李四"),
+    }
+
+
+async def test_island_name_candidates_never_offer_the_player_typing(
+    client: AsyncClient, clock: FakeClock
+) -> None:
+    """Issue 16: 李四 was asked "可能是：张三、李四、王五" — offered themselves. Whoever
+    types, a name that fits nobody offers the others only, in every order that names a
+    player; the speaker's own name written out is still read (the rules then answer)."""
+    game = await island(client, clock)
+    for text in ("暗杀赵六", "pk 赵六", "提防赵六", "给赵六 1个食物", "和赵六一起打猎"):
+        unknown = problem(await parse(game, "李四", text), 422, "not_understood")
+        assert [c["name"] for c in unknown["candidates"]["赵六"]] == ["张三", "王五"], text
+        assert "可能是：张三、王五。" in unknown["detail"], text
+        english = problem(await parse(game, "李四", text, headers=EN), 422, "not_understood")
+        assert "Perhaps: 张三, 王五." in english["detail"], text
+    own = ok(await parse(game, "李四", "提防李四"))
+    assert own["orders"] == [{"type": "guard", "target": pid(game, "李四")}]
 
 
 async def test_island_parse_works_before_the_game_starts(client: AsyncClient) -> None:

@@ -126,7 +126,8 @@ class _Reader:
     problems: Problems
 
     def __post_init__(self) -> None:
-        self.players = Lookup(self.context.roster, public=True)
+        me = (self.context.me,) if self.context.me else ()
+        self.players = Lookup(self.context.roster, public=True, never_guess=me)
         self.items = Lookup(self.context.items)
         self.monsters = Lookup(self.context.monsters, prefer=self.context.here)
 
