@@ -84,12 +84,16 @@ def start_cells(
     listed = [_listed_cell(s, i, p) for i, p in enumerate(roster)]
     taken = {at for at in listed if at is not None}
     cells = [(x, y) for y in range(1, s.height + 1) for x in range(1, s.width + 1)]
+    free = [c for c in cells if c not in taken]
     out: list[tuple[int, int]] = []
     for at in listed:
-        if at is None:
-            free = [c for c in cells if c not in taken]
-            at = rng.choice(free or cells)
-            taken.add(at)
+        if at is None and free:
+            # One draw per player, the drawn cell swapped out: linear on the largest map.
+            i = rng.randrange(len(free))
+            at, free[i] = free[i], free[-1]
+            free.pop()
+        elif at is None:
+            at = rng.choice(cells)
         out.append(at)
     return out
 
