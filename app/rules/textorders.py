@@ -192,11 +192,18 @@ class Lookup:
     next; otherwise a :class:`Guess` with the candidates."""
 
     def __init__(
-        self, things: Iterable[Named], prefer: Sequence[str] = (), public: bool = False
+        self,
+        things: Iterable[Named],
+        prefer: Sequence[str] = (),
+        public: bool = False,
+        never_guess: Sequence[str] = (),
     ) -> None:
         self.things: dict[str, Named] = {}
         self._exact: dict[str, list[str]] = {}
         self._prefer = tuple(prefer)
+        # Taken only when written exactly (or its very sound), never guessed or offered: the
+        # player typing, who does not mean themselves by a name they misspell (issue 16).
+        self._never_guess = frozenset(never_guess)
         # A public list (the roster) may be offered whole when nothing is close.
         self._public = public
         for thing in things:
@@ -228,6 +235,7 @@ class Lookup:
         found = self._choose(by_sound)
         if found is not None:
             return found
+        scores = {i: v for i, v in scores.items() if i not in self._never_guess}
         order = {thing_id: n for n, thing_id in enumerate(self.things)}
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1][0], order[kv[0]]))
         if ranked:
@@ -240,6 +248,7 @@ class Lookup:
             ids = [i for i, (score, _) in ranked if score >= CANDIDATE_FLOOR]
         if not ids and self._public:
             ids = list(self.things)
+        ids = [i for i in ids if i not in self._never_guess]
         return Guess(word, tuple(self.things[i] for i in ids[:MAX_CANDIDATES]))
 
     def _choose(self, ids: Sequence[str]) -> str | None:

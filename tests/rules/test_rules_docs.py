@@ -31,7 +31,7 @@ TB_IDS = [
     "TB-60",
 ]
 IS_IDS = [
-    *(f"IS-{n}" for n in (1, 2, 3)),
+    *(f"IS-{n}" for n in (1, 2, 3, 4)),
     *(f"IS-{n}" for n in range(10, 16)),
     *(f"IS-{n}" for n in range(20, 27)),
     *(f"IS-{n}" for n in range(33, 41)),

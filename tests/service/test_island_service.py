@@ -9,7 +9,7 @@ from typing import Any
 from httpx import AsyncClient
 
 from app.clock import FakeClock
-from tests.service.helpers import ok, problem
+from tests.service.helpers import create_game, ok, problem
 from tests.service.island_helpers import (
     director,
     example_settings,
@@ -39,6 +39,34 @@ async def create(client: AsyncClient, body: dict[str, Any]) -> Any:
 
 
 # --- scenario validation --------------------------------------------------------------
+async def test_the_example_starts_with_three_players_and_verifies(
+    client: AsyncClient, clock: FakeClock
+) -> None:
+    """IS-4: the example scenario (the create form's default) lists six start positions;
+    three players start on the first three, and the finished game replays on /verify (it
+    once refused to start: "起始位置指向不存在的玩家：4, 5, 6")."""
+    game = await island_game(client, clock, NAMES, quiet_overrides())
+    assert (await game.summary())["status"] == "running"
+    assert [(await game.view(n))["position"] for n in NAMES] == [[1, 1], [5, 1], [1, 5]]
+    await director(game, "end_game")
+    assert ok(await game.get("/verify"))["ok"] is True
+
+
+async def test_a_roster_beyond_the_scenario_is_refused_saying_how_many(
+    client: AsyncClient, clock: FakeClock
+) -> None:
+    """IS-4: seven players for the six-player example: a 409 problem, Chinese first, with
+    the rule, saying how many the scenario takes; the game stays in setup."""
+    clock.set(local(1, 9))
+    game = await create_game(client, "island", {}, scenario=example_text())
+    for n in range(7):
+        await game.add_player(f"玩家{n + 1}")
+    body = problem(await game.post("/start", "director"), 409, "bad_roster")
+    assert body["rule"] == "IS-4"
+    assert body["detail"] == "本剧本可容纳 2–6 名玩家，现在有 7 名。"
+    assert (await game.summary())["status"] == "setup"
+
+
 async def test_the_example_scenario_loads_from_yaml_text_with_overrides(
     client: AsyncClient,
 ) -> None:

@@ -54,14 +54,53 @@ async def test_parse_reads_orders_and_changes_nothing(client: AsyncClient) -> No
 
 
 async def test_parse_never_judges_the_rules(client: AsyncClient) -> None:
-    """Parsing reads text only: an order the rules refuse still reads (200); submitting
-    it is what answers 409."""
+    """Parsing reads text only: an order the rules refuse now still reads (200);
+    submitting it is what answers 409."""
     game = await team_battle(client)
-    # The deployment phase takes no Counter, and there is no slot 9: it reads all the same.
-    assert ok(await parse(game, "a1", "反击9"))["orders"] == [{"type": "counter", "slot": 9}]
+    # The deployment phase takes no Counter: it reads all the same.
+    assert ok(await parse(game, "a1", "反击2"))["orders"] == [{"type": "counter", "slot": 2}]
     problem(await game.post("/orders", "a1", {"text": "反击2"}), 409, "wrong_phase")
+
+
+async def test_a_slot_beyond_the_board_is_a_422_naming_it(client: AsyncClient) -> None:
+    """TB-2 (issue 16): "侦察 9号位" on a five-slot board read as valid and was refused
+    only when judged (409). A slot beyond the board is no order at all: a 422 naming it,
+    Chinese first, from /orders/parse and from submitting the words; nothing changes."""
+    game = await team_battle(client)
     await to_command_phase(game)
-    problem(await game.post("/orders", "a1", {"text": "反击9"}), 409, "slot_out_of_range")
+    before = await everything(game)
+    cases = {
+        "侦察 9号位": (
+            "没有9号位，每方只有1–5号位。",
+            "There is no slot 9: each side has slots 1–5.",
+        ),
+        "scout enemy slot 9": ("没有9号位", "There is no slot 9"),
+        "调兵 5→6 4人": ("没有6号位", "There is no slot 6"),
+        "反击0": ("没有0号位", "There is no slot 0"),
+        "聚集1 左2": ("1号位左边没有位置", "Slot 1 has no neighbour on the left"),
+        "gather 5 with 2 from the left and 1 from the right": (
+            "5号位右边没有位置",
+            "Slot 5 has no neighbour on the right",
+        ),
+    }
+    for text, (zh, en) in cases.items():
+        body = problem(await parse(game, "a1", text), 422, "slot_out_of_range")
+        assert (body["rule"], body["off_board"]) == ("TB-2", [text])
+        assert body["detail"].startswith(f"「{text}」：") and zh in body["detail"], body
+        english = problem(await parse(game, "a1", text, headers=EN), 422, "slot_out_of_range")
+        assert en in english["detail"], english
+        sent = problem(await game.post("/orders", "a1", {"text": text}), 422, "slot_out_of_range")
+        assert zh in sent["detail"]
+    assert await everything(game) == before
+    # The edges of the board still read: slot 5, slot 1 taking from the right.
+    assert ok(await parse(game, "a1", "侦察5"))["orders"] == [{"type": "scout", "slot": 5}]
+    gather = ok(await parse(game, "a1", "聚集1 右2"))["orders"]
+    assert gather == [{"type": "gather", "slot": 1, "from_right": 2}]
+    # Another board size: a seven-slot game has a slot 7.
+    wide = await team_battle(client, {"slots": 7, "troops": {"A": 35, "B": 35}})
+    assert ok(await parse(wide, "a1", "侦察7"))["orders"] == [{"type": "scout", "slot": 7}]
+    eight = problem(await parse(wide, "a1", "侦察8"), 422, "slot_out_of_range")
+    assert "每方只有1–7号位" in eight["detail"]
 
 
 async def test_words_not_understood_are_named_in_a_422(client: AsyncClient) -> None:
@@ -206,8 +245,28 @@ async def test_island_names_are_matched_exactly_then_fuzzily_else_asked(
     assert read["echo"] == "提防：张三；赠送：李四，食物×2"
     unknown = problem(await parse(game, "王五", "暗杀赵六"), 422, "not_understood")
     assert unknown["unknown"] == ["赵六"]
-    assert [c["name"] for c in unknown["candidates"]["赵六"]] == ISLAND_NAMES
-    assert {c["id"] for c in unknown["candidates"]["赵六"]} == {pid(game, n) for n in ISLAND_NAMES}
+    assert [c["name"] for c in unknown["candidates"]["赵六"]] == ["张三", "李四"]
+    assert {c["id"] for c in unknown["candidates"]["赵六"]} == {
+        pid(game, "张三"),
+        pid(game, "李四"),
+    }
+
+
+async def test_island_name_candidates_never_offer_the_player_typing(
+    client: AsyncClient, clock: FakeClock
+) -> None:
+    """Issue 16: 李四 was asked "可能是：张三、李四、王五" — offered themselves. Whoever
+    types, a name that fits nobody offers the others only, in every order that names a
+    player; the speaker's own name written out is still read (the rules then answer)."""
+    game = await island(client, clock)
+    for text in ("暗杀赵六", "pk 赵六", "提防赵六", "给赵六 1个食物", "和赵六一起打猎"):
+        unknown = problem(await parse(game, "李四", text), 422, "not_understood")
+        assert [c["name"] for c in unknown["candidates"]["赵六"]] == ["张三", "王五"], text
+        assert "可能是：张三、王五。" in unknown["detail"], text
+        english = problem(await parse(game, "李四", text, headers=EN), 422, "not_understood")
+        assert "Perhaps: 张三, 王五." in english["detail"], text
+    own = ok(await parse(game, "李四", "提防李四"))
+    assert own["orders"] == [{"type": "guard", "target": pid(game, "李四")}]
 
 
 async def test_island_parse_works_before_the_game_starts(client: AsyncClient) -> None:
@@ -221,3 +280,27 @@ async def test_island_parse_works_before_the_game_starts(client: AsyncClient) ->
     }
     # Submitting must wait for the start: the service answers that, not the reader.
     problem(await waiting.post("/orders", "李四", {"text": "守护张三"}), 409, "not_started")
+
+
+async def test_island_orders_in_words_from_issue_16(client: AsyncClient, clock: FakeClock) -> None:
+    """Issue 16, as the players wrote them: "pk 李四 赵六" (targets side by side) is one PK
+    of two; "逃跑并向上移动" is ONE Flee + move (IS-13, 3 stamina), not a Flee and a Move —
+    submitted, the rules answer it (no fight to flee here), not "one order at a time"."""
+    names = ["张三", "李四", "王五", "赵六"]
+    starts = {"张三": [1, 2], "李四": [2, 2], "王五": [2, 2], "赵六": [3, 2]}
+    game = await island_game(
+        client, clock, names, {**quiet_overrides(), "start_positions": starts, "base_vision": 1}
+    )
+    for text in ("pk 李四 赵六", "pk 李四，赵六", "挑战 李四 赵六", "challenge 李四 赵六"):
+        read = ok(await parse(game, "王五", text))
+        assert read == {
+            "orders": [{"type": "pk", "targets": [pid(game, "李四"), pid(game, "赵六")]}],
+            "echo": "PK：李四、赵六",
+        }, text
+    for text in ("逃跑并向上移动", "逃跑，向上", "逃跑然后向上走", "flee and move up"):
+        read = ok(await parse(game, "王五", text))
+        assert read == {"orders": [{"type": "flee", "direction": "up"}], "echo": "逃跑并移动：向上"}
+        english = ok(await parse(game, "王五", text, headers=EN))
+        assert english["echo"] == "Flee and move: up"
+        problem(await game.post("/orders", "王五", {"text": text}), 409, "nothing_to_flee")
+    assert (await game.view("王五"))["stamina"] == 5

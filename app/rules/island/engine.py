@@ -51,7 +51,7 @@ from app.rules.island.messages import violation
 from app.rules.island.midnight import run_midnight
 from app.rules.island.monsters import monster_check
 from app.rules.island.schema import DIRECTOR_ACTION_MODEL, ORDER_MODEL, IslandView
-from app.rules.island.settings import IslandSettings
+from app.rules.island.settings import IslandSettings, player_range
 from app.rules.island.view import view as island_view
 
 
@@ -61,14 +61,41 @@ def _settings(settings: BaseModel) -> IslandSettings:
     return IslandSettings.model_validate(settings.model_dump())
 
 
-def _start_cell(s: IslandSettings, index: int, player: Player) -> tuple[int, int] | None:
-    if not s.start_positions:
+def _listed_cell(s: IslandSettings, index: int, player: Player) -> tuple[int, int] | None:
+    """The start position the scenario lists for this player (by name, id or 1-based
+    roster place), if any (IS-4)."""
+    if s.start_placement != "scenario" or not s.start_positions:
         return None
     for key in (player.name, player.id, str(index + 1)):
         if key in s.start_positions:
             at = s.start_positions[key]
             return (int(at[0]), int(at[1]))
     return None
+
+
+def start_cells(
+    s: IslandSettings, roster: Sequence[Player], rng: random.Random
+) -> list[tuple[int, int]]:
+    """Where each player of ``roster`` starts (IS-4), in roster order: listed players on
+    their positions (those of absent players simply unused), the others on free cells —
+    cells no one else starts on — drawn in roster order from ``rng`` (the game's seed, so
+    the same seed and roster always place the same way, and /verify replays it). Should
+    the island run out of free cells, any cell is drawn."""
+    listed = [_listed_cell(s, i, p) for i, p in enumerate(roster)]
+    taken = {at for at in listed if at is not None}
+    cells = [(x, y) for y in range(1, s.height + 1) for x in range(1, s.width + 1)]
+    free = [c for c in cells if c not in taken]
+    out: list[tuple[int, int]] = []
+    for at in listed:
+        if at is None and free:
+            # One draw per player, the drawn cell swapped out: linear on the largest map.
+            i = rng.randrange(len(free))
+            at, free[i] = free[i], free[-1]
+            free.pop()
+        elif at is None:
+            at = rng.choice(cells)
+        out.append(at)
+    return out
 
 
 class IslandRuleset:
@@ -88,28 +115,21 @@ class IslandRuleset:
     def validate_roster(self, settings: BaseModel, roster: Sequence[Player]) -> None:
         s = _settings(settings)
         problems = []
-        if len(roster) < 2:
-            problems.append(("至少需要两名玩家。", "At least two players are needed."))
         if any(p.side is not None for p in roster):
-            problems.append(("本戏玩家没有 side。", "Island players have no side."))
-        if s.start_positions:
-            known = (
-                {p.name for p in roster}
-                | {p.id for p in roster}
-                | {str(i + 1) for i in range(len(roster))}
-            )
-            unknown = sorted(k for k in s.start_positions if k not in known)
-            if unknown:
-                problems.append(
-                    (
-                        f"起始位置指向不存在的玩家：{', '.join(unknown)}。",
-                        f"start_positions name unknown players: {', '.join(unknown)}.",
-                    )
+            problems.append(("本戏玩家不分阵营。", "Island players have no side."))
+        fewest, most = player_range(s)
+        if not fewest <= len(roster) <= most:
+            problems.append(
+                (
+                    f"本剧本可容纳 {fewest}–{most} 名玩家，现在有 {len(roster)} 名。",
+                    f"This scenario takes {fewest} to {most} players; the roster has "
+                    f"{len(roster)}.",
                 )
+            )
         if problems:
             raise violation(
                 "bad_roster",
-                None,
+                "IS-4",
                 zh=" ".join(z for z, _ in problems),
                 en=" ".join(e for _, e in problems),
             )
@@ -222,11 +242,8 @@ class IslandRuleset:
         st["day"] = 1
         today = local_now(s, ctx.now).date()
         st["date"] = today.isoformat()
-        for i, pl in enumerate(roster):
+        for pl, at in zip(roster, start_cells(s, roster, ctx.rng), strict=True):
             p = st["players"][pl.id]
-            at = _start_cell(s, i, pl)
-            if at is None:
-                at = (ctx.rng.randint(1, s.width), ctx.rng.randint(1, s.height))
             p["at"] = [at[0], at[1]]
             p["stamina"] = s.start_stamina
             for item_id, count in sorted(s.starting_inventory.items()):

@@ -140,8 +140,20 @@ class IslandSettings(_Strict):
     start_positions: dict[Name, Position] | None = Field(
         None,
         max_length=MAX_LIST,
-        description="Start cell by player name or 1-based roster index; unlisted players "
-        "start on a random cell (IS-10).",
+        description="Start cell by player name or 1-based roster index; positions of "
+        "players not in the roster are unused (IS-4).",
+    )
+    start_placement: Literal["scenario", "random"] = Field(
+        "scenario",
+        description="Where players start (IS-4): 'scenario' puts each player on the start "
+        "position listed for them and anyone not listed on a free cell drawn from the game's "
+        "seed; 'random' puts everyone on a free cell drawn from the seed.",
+    )
+    max_players: int | None = Field(
+        None,
+        ge=2,
+        le=MAX_CELLS,
+        description="Most players the scenario takes (IS-4); default: one per cell.",
     )
     monster_kinds: dict[Identifier, MonsterKind] = Field(
         default_factory=dict, max_length=MAX_LIST, description="(IS-51)."
@@ -310,6 +322,16 @@ class IslandSettings(_Strict):
         return self
 
 
+MIN_PLAYERS = 2
+
+
+def player_range(s: IslandSettings) -> tuple[int, int]:
+    """How many players the scenario takes, (fewest, most) (IS-4): at least two, at most
+    its ``max_players`` (one per cell when it names none)."""
+    most = s.max_players if s.max_players is not None else s.width * s.height
+    return MIN_PLAYERS, max(MIN_PLAYERS, most)
+
+
 def _inside(s: IslandSettings, at: tuple[int, int]) -> bool:
     return 1 <= at[0] <= s.width and 1 <= at[1] <= s.height
 
@@ -358,6 +380,11 @@ def scenario_problems(s: IslandSettings) -> list[str]:
         for who, at in s.start_positions.items():
             if not _inside(s, at):
                 out.append(f"start position of {who!r} {list(at)} is outside the map")
+    if s.start_placement == "random" and player_range(s)[1] > s.width * s.height:
+        out.append(
+            f"max_players {s.max_players} is more than the {s.width * s.height} cells "
+            "random placement can draw from"
+        )
     mids: set[str] = set()
     for m in s.monsters:
         if m.id in mids:

@@ -126,7 +126,8 @@ class _Reader:
     problems: Problems
 
     def __post_init__(self) -> None:
-        self.players = Lookup(self.context.roster, public=True)
+        me = (self.context.me,) if self.context.me else ()
+        self.players = Lookup(self.context.roster, public=True, never_guess=me)
         self.items = Lookup(self.context.items)
         self.monsters = Lookup(self.context.monsters, prefer=self.context.here)
 
@@ -215,9 +216,13 @@ def _order(node: Tree[Token], reader: _Reader) -> list[JSON]:
         return [dict(step) for _ in range(_steps(node))]
     if kind == "explore":
         return [{"type": "explore"}]
-    if kind in ("flee", "flee_to"):
-        has_direction = any(t.type in _DIRECTIONS for t in tokens(node))
-        return [{"type": "flee", "direction": _direction(node) if has_direction else None}]
+    if kind == "flee":
+        return [{"type": "flee", "direction": None}]
+    if kind == "flee_to":
+        # Flee + move is one cell (IS-13); "逃跑并向左走两格" goes on with plain moves.
+        direction = _direction(node)
+        more = [{"type": "move", "direction": direction, "hidden": False}] * (_steps(node) - 1)
+        return [{"type": "flee", "direction": direction}, *[dict(m) for m in more]]
     if kind == "flee_setting":
         return [{"type": "flee", "standing": tokens(node)[0].type == "FLEE_ON"}]
     if kind == "eat":

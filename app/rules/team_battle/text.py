@@ -7,9 +7,11 @@ text only; whether the orders are allowed now is for ``validate`` when they are 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from lark import Token, Tree
 
-from app.rules.base import JSON, ParsedOrders, TextContext, Viewer
+from app.rules.base import JSON, ParsedOrders, RuleViolation, TextContext, Viewer
 from app.rules.team_battle.messages import order_names
 from app.rules.team_battle.orders import ORDERS
 from app.rules.textorders import (
@@ -39,28 +41,96 @@ DEFAULTS: dict[str, dict[str, object]] = {
 _ECHO_NAME_ZH = {"dispatch": "调兵"}
 
 
+@dataclass(frozen=True, slots=True)
+class BoardContext(TextContext):
+    """Team Battle orders name slots and order types, never a player; ``slots`` is how many
+    slots each side has (TB-2), so a slot beyond the board is refused as the text is read."""
+
+    slots: int | None = None
+
+
 def text_context(state: JSON, viewer: Viewer) -> TextContext:
-    """Team Battle orders name slots and order types, never a player."""
-    return TextContext(me=viewer.player_id)
+    slots = (state.get("settings") or {}).get("slots")
+    return BoardContext(me=viewer.player_id, slots=int(slots) if slots else None)
 
 
 def parse_orders(text: str, context: TextContext) -> ParsedOrders:
     if len(text) > MAX_TEXT_CHARS:
         raise too_long()
     problems = Problems()
+    off_board: list[tuple[str, str, str]] = []
     orders: list[JSON] = []
     for sentence, tree in GRAMMAR.read(normalize(text), problems):
         for node in tree.children:
             if isinstance(node, Tree):
                 body = _order(node, sentence, problems)
                 if body is not None:
+                    off_board.extend(_off_board(body, context, sentence, node))
                     orders.append(drop_defaults(body, DEFAULTS))
     if problems:
+        for words, zh, en in off_board:
+            problems.explain(words, zh, en)
         raise problems.violation()
+    if off_board:
+        raise RuleViolation(
+            "slot_out_of_range",
+            "TB-2",
+            "".join(f"「{words}」：{zh}" for words, zh, _ in off_board),
+            " ".join(f'"{words}": {en}' for words, _, en in off_board),
+            status=422,
+            extra={"off_board": [words for words, _, _ in off_board]},
+        )
     orders = merge_adjacent(orders, "deploy", "troops")
     orders = _one_dispatch(orders)
     zh, en = join_echo([echo(o) for o in orders])
     return ParsedOrders(orders=orders, echo_zh=zh, echo_en=en)
+
+
+def _slots_outside(body: JSON, slots: int) -> tuple[list[int], list[tuple[int, str]]]:
+    """The slots an order names beyond a board of ``slots`` (its slot, a Dispatch's ends),
+    and the edges a Gather or Surprise would take troops from: (slot, "left"|"right") with
+    no neighbour there (TB-40, TB-47)."""
+    named = [int(m[end]) for m in body.get("moves", []) for end in ("from", "to")]
+    edges: list[tuple[int, str]] = []
+    if "slot" in body:
+        slot = int(body["slot"])
+        named.append(slot)
+        for key, side, neighbour in (
+            ("from_left", "left", slot - 1),
+            ("from_right", "right", slot + 1),
+        ):
+            if body.get(key) and 1 <= slot <= slots and not 1 <= neighbour <= slots:
+                edges.append((slot, side))
+    return sorted({n for n in named if not 1 <= n <= slots}), edges
+
+
+def _off_board(
+    body: JSON, context: TextContext, source: Normalized, node: Tree[Token]
+) -> list[tuple[str, str, str]]:
+    """TB-2: a slot beyond the board ("侦察 9号位" with five slots) is refused as the text is
+    read (422, naming it), not when the order is judged (409): (words, zh, en), or nothing."""
+    slots = context.slots if isinstance(context, BoardContext) else None
+    if slots is None:
+        return []
+    outside, edges = _slots_outside(body, slots)
+    if not outside and not edges:
+        return []
+    zh: list[str] = []
+    en: list[str] = []
+    if outside:
+        zh.append("没有" + "、".join(f"{n}号位" for n in outside))
+        en.append("there is no slot " + ", ".join(map(str, outside)))
+    for slot, side in edges:
+        zh.append(f"{slot}号位{'左' if side == 'left' else '右'}边没有位置")
+        en.append(f"slot {slot} has no neighbour on the {side}")
+    words = source.source(node.meta.start_pos, node.meta.end_pos)
+    return [
+        (
+            words,
+            "，".join(zh) + f"，每方只有1–{slots}号位。",
+            "; ".join(en).capitalize() + f": each side has slots 1–{slots}.",
+        )
+    ]
 
 
 def _one_dispatch(orders: list[JSON]) -> list[JSON]:

@@ -224,3 +224,83 @@ def test_director_tools_are_audited_and_unknown_is_422() -> None:
     with pytest.raises(RV) as e:
         RULESET.validate_player(g.s, "X", "A")
     assert e.value.code == "bad_side"
+
+
+# --- IS-4: the roster and where it starts ---------------------------------------------------
+def _example() -> object:
+    return load_scenario(ROOT / "scenarios" / "island-example.yaml")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_is4_example_starts_with_any_roster_up_to_its_maximum(n: int) -> None:
+    """IS-4: the example lists six start positions; a smaller roster starts, each player on
+    their own position, the absent players' positions unused (it once refused three
+    players: "起始位置指向不存在的玩家：4, 5, 6")."""
+    g = Game(_example(), n=n)
+    g.start()
+    listed = [[1, 1], [5, 1], [1, 5], [5, 5], [3, 5], [1, 3]]
+    assert [g.p(f"p{i + 1}")["at"] for i in range(n)] == listed[:n]
+    assert g.state["status"] == "running"
+
+
+@pytest.mark.parametrize("n", [1, 7])
+def test_is4_a_roster_outside_the_range_is_refused_saying_how_many(n: int) -> None:
+    """IS-4: fewer than two, or more than the scenario's maximum, is refused at the start,
+    and the refusal says how many players the scenario takes (Chinese first)."""
+    g = Game(_example(), n=n)
+    with pytest.raises(RV) as e:
+        g.start()
+    assert (e.value.status, e.value.code, e.value.rule) == (409, "bad_roster", "IS-4")
+    assert e.value.message_zh == f"本剧本可容纳 2–6 名玩家，现在有 {n} 名。"
+    assert e.value.message_en == f"This scenario takes 2 to 6 players; the roster has {n}."
+    assert g.state["status"] == "setup"
+
+
+def test_is4_player_range_is_what_the_create_form_shows() -> None:
+    from app.rules.island.settings import player_range
+
+    assert player_range(_example()) == (2, 6)  # type: ignore[arg-type]
+    assert player_range(settings()) == (2, 25)  # one per cell of a 5x5 island
+    assert player_range(settings(width=1, height=1)) == (2, 2)
+
+
+def test_is4_random_placement_draws_free_cells_from_the_seed() -> None:
+    """IS-4 start_placement "random": every player on a different cell, the scenario's
+    positions ignored; the same seed and roster place the same way every time (so /verify
+    replays it), another seed elsewhere."""
+
+    def placed(seed: str, n: int = 6) -> list[list[int]]:
+        s = settings(start_placement="random", start_positions={"1": [1, 1], "2": [1, 1]})
+        g = Game(s, n=n, seed=seed)
+        g.start()
+        return [g.p(f"p{i + 1}")["at"] for i in range(n)]
+
+    first = placed("s1")
+    assert len({tuple(at) for at in first}) == 6
+    assert placed("s1") == first
+    assert any(placed(seed) != first for seed in ("s2", "s3", "s4"))
+    # A 2x2 island holds four players on four different cells, whatever the seed.
+    for seed in "abcd":
+        g = Game(settings(width=2, height=2, start_placement="random"), n=4, seed=seed)
+        g.start()
+        assert sorted(tuple(g.p(f"p{i + 1}")["at"]) for i in range(4)) == [
+            (1, 1),
+            (1, 2),
+            (2, 1),
+            (2, 2),
+        ]
+
+
+def test_is4_unlisted_players_start_on_free_cells() -> None:
+    """IS-4 "scenario": a player the scenario does not list starts on a cell nobody else
+    starts on."""
+    for seed in "abcdefgh":
+        s = settings(width=2, height=1, start_positions={"P1": [1, 1]})
+        g = Game(s, n=2, seed=seed)
+        g.start()
+        assert (g.p("p1")["at"], g.p("p2")["at"]) == ([1, 1], [2, 1])
+
+
+def test_is4_random_placement_needs_a_cell_per_player() -> None:
+    with pytest.raises(ValueError, match="max_players 5 is more than the 4 cells"):
+        settings(width=2, height=2, start_placement="random", max_players=5)

@@ -239,3 +239,31 @@ def test_every_expectation_is_an_order_the_api_takes() -> None:
             _, text, expected = param.values
             for body in expected:
                 assert model.problems(body) == [], (game, text, body)
+
+
+@pytest.mark.parametrize(
+    ("text", "words", "zh"),
+    [
+        ("侦察 9号位", ["侦察 9号位"], "「侦察 9号位」：没有9号位，每方只有1–5号位。"),
+        ("侦察９", ["侦察９"], "「侦察９」：没有9号位，每方只有1–5号位。"),
+        ("调兵 5→6 4人", ["调兵 5→6 4人"], "「调兵 5→6 4人」：没有6号位，每方只有1–5号位。"),
+        ("聚集1 左2", ["聚集1 左2"], "「聚集1 左2」：1号位左边没有位置，每方只有1–5号位。"),
+        ("反击2；先攻7", ["先攻7"], "「先攻7」：没有7号位，每方只有1–5号位。"),
+    ],
+)
+def test_team_battle_a_slot_beyond_the_board_is_refused_as_read(
+    text: str, words: list[str], zh: str
+) -> None:
+    """TB-2 (issue 16): the board's size comes from the game (text_context), and a slot
+    beyond it is a 422 naming it, not an order the rules refuse later (409)."""
+    from app.rules.base import Viewer
+    from app.rules.team_battle import RULESET as TB_RULESET
+
+    state = {"settings": {"slots": 5}}
+    context = TB_RULESET.text_context(state, Viewer(role="player", player_id="a1"))
+    with pytest.raises(RuleViolation) as caught:
+        tb_text.parse_orders(text, context)
+    problem = caught.value
+    assert (problem.status, problem.code, problem.rule) == (422, "slot_out_of_range", "TB-2")
+    assert (problem.message_zh, problem.extra["off_board"]) == (zh, words)
+    assert tb_text.parse_orders("侦察5", context).orders == [{"type": "scout", "slot": 5}]

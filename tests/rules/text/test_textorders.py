@@ -104,3 +104,17 @@ def test_the_grammars_ship_as_package_data() -> None:
         package = ".".join(grammar.parent.relative_to(ROOT).parts)
         patterns = package_data.get(package, []) + package_data.get("*", [])
         assert any(fnmatch(grammar.name, p) for p in patterns), grammar
+
+
+def test_the_player_typing_is_never_guessed_nor_offered() -> None:
+    """Issue 16: a name that fits nobody offered the speaker among the candidates; one close
+    to the speaker's own name was silently read as them. The speaker is taken only when
+    written out (or its very sound), never guessed, never offered."""
+    lookup = Lookup(ROSTER, public=True, never_guess=("p2",))
+    stranger = lookup.resolve("赵六")
+    assert isinstance(stranger, Guess)
+    assert [c.id for c in stranger.candidates] == ["p1", "p3"]
+    partial = lookup.resolve("张")
+    assert isinstance(partial, Guess) and [c.id for c in partial.candidates] == ["p1"]
+    assert lookup.resolve("张四") == "p2"  # written out: the rules will answer
+    assert lookup.resolve("zhangsi") == "p2"  # its very sound
