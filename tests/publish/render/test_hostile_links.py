@@ -22,6 +22,7 @@ LINKS = [
     "www.evil.example",
     "http://evil.example",
     "evil.example/path",
+    "mail@evil.example",
     "[x](https://evil.example)",
     "||spoiler||",
     "*bold*",
