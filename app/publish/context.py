@@ -92,7 +92,7 @@ class Ctx:
         return self.fmt.join(parts, str(self.t("list_sep")))
 
     def side(self, side: str) -> Markup:
-        return self.t("side", side=side)
+        return self.t(f"side.{side}")
 
     def name(self, player_id: str) -> str:
         for entry in self.game.roster:

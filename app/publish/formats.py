@@ -18,6 +18,22 @@ from markupsafe import Markup
 
 ZWSP = "\u200b"  # refused in every input (app/rules/types.py), so it is ours alone
 
+# Autolinks. Forums and chats make a link of a bare "www.evil.example", "http://…" or
+# "evil.example/path" in text: QQ and Telegram in plain text (no escape exists there), Misago
+# after its Markdown (``\.`` is undone before it looks), Discuz!/phpBB before their BBCode.
+# So in text people typed, a dot between a letter or digit and a letter becomes U+2024 ONE
+# DOT LEADER and the colon of "://" a full-width colon: both read the same, NFKC (how names
+# and text orders are compared, app/rules/types.py, app/rules/textorders.py) turns them back
+# into "." and ":", and no autolinker takes them for a host or a scheme. No invisible
+# character is used: the input rules refuse those, so a name copied from a post would be.
+_LINK_DOT = re.compile(r"(?<=[^\W_])\.(?=[A-Za-z])")
+_SCHEME = re.compile(r":(?=//)")
+
+
+def defang_links(text: str) -> str:
+    """``text`` with nothing an autolinker reads as a link (see above)."""
+    return _SCHEME.sub("\uff1a", _LINK_DOT.sub("\u2024", text))
+
 
 def display_width(text: str) -> int:
     """Columns ``text`` takes in a monospaced CJK font: wide and full-width characters 2."""
@@ -91,10 +107,13 @@ class BBCode(Format):
 
     name, ext = "bbcode", "bbcode"
 
+    # No BBCode dialect has an escape character, and Discuz!/phpBB have no [noparse]: an
+    # empty [b][/b] after "[" keeps "[b]" from being a tag while it still reads (and copies
+    # as) "[b]". "@" is Discuz!'s mention: a full-width "＠" (NFKC "@") mentions nobody.
+    _BREAK = "[[b][/b]"
+
     def _escape(self, text: str) -> str:
-        # No BBCode dialect has an escape character; a zero-width space after "[" keeps
-        # "[b]" from being a tag while it still reads "[b]".
-        return text.replace("[", "[" + ZWSP)
+        return defang_links(text).replace("[", self._BREAK).replace("@", "\uff20")
 
     def bold(self, value: Any) -> Markup:
         return Markup("[b]") + self.esc(value) + Markup("[/b]")
@@ -115,9 +134,11 @@ class BBCode(Format):
         return Markup("[code]") + Markup(text) + Markup("[/code]")
 
     def link(self, url: str, label: Any = None) -> Markup:
+        # Our own links (the verify address, a post): meant to be links, never defanged.
+        safe_url = url.replace("[", "%5B").replace("]", "%5D")
         if label is None:
-            return Markup("[url]") + self.esc(url) + Markup("[/url]")
-        return Markup(f"[url={self._escape(url)}]") + self.esc(label) + Markup("[/url]")
+            return Markup("[url]") + Markup(safe_url) + Markup("[/url]")
+        return Markup(f"[url={safe_url}]") + self.esc(label) + Markup("[/url]")
 
     def quote(self, body: Any) -> Markup:
         return Markup("[quote]") + self.esc(body) + Markup("[/quote]")
@@ -141,20 +162,39 @@ class Markdown(Format):
     """CommonMark with GitHub-style tables (Discourse, Misago)."""
 
     name, ext = "markdown", "md"
-    # Anywhere: emphasis, code, links, HTML, tables, strike-through, mentions, hashtags,
-    # entities, and ":" before a word (a Discourse emoji, ":smile:"; "07:00" stays as is).
-    _SPECIAL = re.compile(r"[\\`*_\[\]<>|~@#&]|(?<!\d):")
-    # Only at the start of a line: list items, headings' kin, quotes, "1." / "1)" lists.
-    _LEADING = re.compile(r"^(?:[-+=>]|\d+[.)])")
+    # Two parsers read these posts: CommonMark (Discourse, markdown-it) and Python-Markdown
+    # (Misago), which honours a backslash only before \ ` * _ { } [ ] ( ) > # + - . ! and
+    # shows it before anything else. So: a backslash for those; an entity for "&", "<", "|"
+    # (a table cell), "~" (strike-through) and a leading "=" (a heading's underline); a
+    # full-width "＠" for mentions (both forums also mention inside entities) and "：" for a
+    # colon right before a word (a Discourse emoji, ":smile:"; "07:00" and "a: b" stay).
+    _BACKSLASH = re.compile(r"[\\`*_\[\]>#]")
+    _ENTITIES = {"&": "&amp;", "<": "&lt;", "|": "&#124;", "~": "&#126;"}
+    _OTHER = re.compile(r"[&<|~@]|(?<!\d):(?=\S)")
+    # At the start of EVERY line (an announcement has many; issue 16 item 36): list items,
+    # "1." / "1)" lists, a "=" or "-" heading underline. "#", ">", "*", "`" are escaped
+    # anywhere already.
+    _LEADING = re.compile(r"^([ \t]*)([-+=]|\d+[.)])", re.MULTILINE)
+
+    def _other(self, m: re.Match[str]) -> str:
+        char = m.group(0)
+        if char == "@":
+            return "\uff20"
+        if char == ":":
+            return "\uff1a"
+        return self._ENTITIES[char]
+
+    def _leading(self, m: re.Match[str]) -> str:
+        space, mark = m.group(1), m.group(2)
+        if mark == "=":
+            return space + "&#61;"
+        return space + mark[:-1] + "\\" + mark[-1]
 
     def _escape(self, text: str) -> str:
-        # Backslash escapes work for every ASCII punctuation mark in CommonMark.
-        text = self._SPECIAL.sub(lambda m: "\\" + m.group(0), text)
-        lead = self._LEADING.match(text)
-        if lead:
-            mark = lead.group(0)
-            text = mark[:-1] + "\\" + mark[-1] + text[len(mark) :]
-        return text
+        text = defang_links(text)
+        text = self._BACKSLASH.sub(lambda m: "\\" + m.group(0), text)
+        text = self._OTHER.sub(self._other, text)  # last: its entities hold "#"
+        return self._LEADING.sub(self._leading, text)
 
     def bold(self, value: Any) -> Markup:
         return Markup("**") + self.esc(value) + Markup("**")
@@ -203,9 +243,25 @@ class Text(Format):
     def block(self, value: Any) -> Markup:
         return Markup(plain(value))  # meant to be copied exactly
 
+    # Plain text, but Discord reads it as Markdown ("||spoiler||", "*bold*", "# heading",
+    # "> quote", "- list", masked links "[x](https://…)") and Telegram and QQ make links,
+    # mentions, hashtags and bot commands of it. Telegram and QQ show a backslash as typed,
+    # so the one body all three get writes those marks in their full-width forms, which mark
+    # nothing anywhere and read the same; NFKC (how names and text orders are compared)
+    # turns each back into the ASCII mark. A masked link needs "://", which defang_links
+    # already broke, so brackets stay; so does "_" inside a word ("dongzhi_4"), which no
+    # platform reads as emphasis.
+    _FULL_WIDTH = str.maketrans({c: chr(ord(c) + 0xFEE0) for c in "*`~|<>@#\\"})
+    _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+    # A line's "- " / "+ " (a list) and "/word" (a bot command); "-8" stays a number.
+    _LEADING = re.compile(r"^([ \t]*)([-+](?=[ \t])|/(?=\w))", re.MULTILINE)
+    _COMMAND = re.compile(r"(?<=\s)/(?=\w)")
+
     def _escape(self, text: str) -> str:
-        # No markup to break; only a mention could reach further than the text itself.
-        return text.replace("@", "@" + ZWSP)
+        text = defang_links(text).translate(self._FULL_WIDTH)
+        text = self._UNDERSCORE.sub("\uff3f", text)
+        text = self._COMMAND.sub("\uff0f", text)
+        return self._LEADING.sub(lambda m: m.group(1) + chr(ord(m.group(2)) + 0xFEE0), text)
 
     def link(self, url: str, label: Any = None) -> Markup:
         if label is None:

@@ -13,11 +13,11 @@ from app.rules.base import RuleViolation
 # code -> (message_zh, message_en); str.format fields filled by the caller.
 MESSAGES: dict[str, tuple[str, str]] = {
     "bad_side": ("阵营必须是 A（甲）或 B（乙）。", "Side must be 'A' or 'B'."),
-    "side_empty": ("{side}方还没有玩家。", "Side {side} has no player yet."),
+    "side_empty": ("{side_zh}还没有玩家。", "Side {side} has no player yet."),
     "not_a_player": ("只有参战方的玩家可以这样做。", "Only a player of a side may do this."),
     "not_commander": (
-        "本局只有{side}方指挥官可以提交或修改指令。",
-        "In this game only side {side}'s commander may submit or change orders.",
+        "本局只有{side_zh}指挥官可以提交或修改指令。",
+        "In this game only Side {side}'s commander may submit or change orders.",
     ),
     "game_finished": ("游戏已经结束。", "The game is over."),
     "not_started": ("游戏尚未开始。", "The game has not started yet."),
@@ -102,8 +102,14 @@ def order_names(order_type: str) -> dict[str, Any]:
     return {"order": zh, "order_en": order_type.replace("_", " ").capitalize()}
 
 
+# The sides as the rules' original text and every page and post name them (issue 16).
+SIDE_NAMES_ZH = {"A": "甲方", "B": "乙方"}
+
+
 def violation(code: str, rule: str | None, *, status: int = 409, **fields: Any) -> RuleViolation:
     zh, en = MESSAGES[code]
+    if "side" in fields:
+        fields.setdefault("side_zh", SIDE_NAMES_ZH.get(fields["side"], fields["side"]))
     return RuleViolation(code, rule, zh.format(**fields), en.format(**fields), status=status)
 
 

@@ -134,3 +134,41 @@ async def test_players_posts_are_read_with_their_author_and_edits(
     assert [post.edits for post in by_player] == [1, 0]
     assert {post.author_id for post in by_player} == {player.user_id}
     assert "<blockquote" in (by_player[1].html or "")
+
+
+async def test_hostile_names_and_announcements_stay_text_in_misago(
+    misago_forum: MisagoForum, http: httpx.AsyncClient
+) -> None:
+    """Issue 16 items 34, 36, on Misago's own parser (Python-Markdown, then an autolinker
+    and mentions over the HTML's text): a roster of hostile names and a many-line
+    announcement open no link, mention, list, heading or code, and read as typed."""
+    import html as html_lib
+    import re
+    import unicodedata
+    from dataclasses import replace
+
+    from app.publish.render import PublicEvent, RosterEntry, posts_for_events
+    from tests.publish.render.engine_runs import island_day, team_battle_game
+    from tests.publish.render.test_hostile_links import ANNOUNCEMENT, AT, LINKS
+
+    names = [*LINKS, f"@{misago_forum.players[0].username}"]  # a user who exists
+    run = team_battle_game()
+    roster = tuple(
+        RosterEntry(f"h{i}", n, "A" if i % 2 == 0 else "B", None) for i, n in enumerate(names)
+    )
+    started = posts_for_events(replace(run.info(), roster=roster), run.batches[0].events, None)
+    notice = PublicEvent(1, AT, "announcement", {"text": ANNOUNCEMENT, "day": 1})
+    (announced,) = posts_for_events(island_day().info(), [notice], None)
+    adapter = MisagoAdapter()
+    body = started[0].bodies["markdown"] + "\n\n" + announced.bodies["markdown"]
+    thread_id, _ = await open_thread(misago_forum, adapter, http, body, "赤壁 · 名单")
+    [post] = await bot_reader(misago_forum, adapter, http).read_thread(thread_id)
+    page = post.html or ""
+    assert "<a " not in page and "<table>" in page, page
+    (quoted,) = re.findall(r"<blockquote>(.*?)</blockquote>", page, re.S)[-1:]
+    assert set(re.findall(r"<([a-z0-9]+)", quoted)) <= {"p", "br"}, quoted
+    seen = unicodedata.normalize("NFKC", html_lib.unescape(re.sub(r"<[^>]+>", "", page)))
+    for name in names:
+        assert name in seen, name
+    for line in ANNOUNCEMENT.split("\n"):
+        assert line.strip() in seen, line

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from typing import Any
 
 import bbcode
@@ -56,5 +57,8 @@ RENDERERS = {"markdown": markdown_html, "bbcode": bbcode_html, "text": text_html
 
 
 def visible_text(page: str) -> str:
-    """What a reader sees: tags dropped, entities decoded, zero-width spaces gone."""
-    return html.unescape(re.sub(r"<[^>]+>", "", page)).replace("\u200b", "")
+    """What a reader sees, as the service compares names (NFKC: the full-width "＠" and
+    the one-dot leader "․" the posts write for "@" and "." are the same text): tags
+    dropped, entities decoded, zero-width spaces gone."""
+    seen = html.unescape(re.sub(r"<[^>]+>", "", page)).replace("\u200b", "")
+    return unicodedata.normalize("NFKC", seen)

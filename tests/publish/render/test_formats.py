@@ -50,7 +50,8 @@ def pages(fmt: str, benign: bool = False) -> list[tuple[str, str]]:
 
 
 def tags(page: str) -> list[str]:
-    return re.findall(r"</?[a-z0-9]+", page)
+    # An empty [b][/b] is how BBCode keeps a typed "[b]" from being a tag: it shows nothing.
+    return re.findall(r"</?[a-z0-9]+", page.replace("<strong></strong>", ""))
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
