@@ -118,21 +118,32 @@ _PHASES = {
 
 # --- the event feed -----------------------------------------------------------------------
 def feed(page: Mapping[str, Any], lang: str) -> JSON:
+    """The game's events in the order they happened, oldest first, like a forum thread
+    (the box opens scrolled to the newest). On the director's feed, a line only some
+    players saw names them first ("致 张三：你吃了 1 份食物…")."""
+    t = translator(lang)
     events = page["events"]
     tz = page["summary"]["timezone"]
     ruleset = page["summary"]["ruleset"]
     names = page["names"]
-    lines = [
-        {
-            "seq": e["seq"],
-            "at": local_time(e["at"], tz),
-            "kind": e["kind"],
-            "text": describe_event(e["kind"], e["data"], lang, ruleset, names),
-            "private": "public" not in e.get("audience", ["public"]),
-        }
-        for e in events[-FEED_SHOWN:]
-    ]
-    lines.reverse()
+    settings = page.get("settings") or {}
+    sep = ", " if lang == "en" else "、"
+    lines = []
+    for e in events[-FEED_SHOWN:]:
+        audience = e.get("audience", ["public"])
+        text = describe_event(e["kind"], e["data"], lang, ruleset, names, settings)
+        owners = _owners(audience, names, lang)
+        if owners:
+            text = t("private_to", names=sep.join(owners)) + text
+        lines.append(
+            {
+                "seq": e["seq"],
+                "at": local_time(e["at"], tz),
+                "kind": e["kind"],
+                "text": text,
+                "private": "public" not in audience,
+            }
+        )
     # The live stream resumes after this: never past the game row the page's state and
     # view came from, else an event committed between the page's reads (a deadline
     # extended) would be neither shown nor streamed, and the page would keep the old one.
@@ -140,6 +151,20 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
     if "event_seq" in page:
         after = min(after, page["event_seq"])
     return {"lines": lines, "after": after}
+
+
+def _owners(audience: list[str], names: Mapping[str, str], lang: str) -> list[str]:
+    """Whom a private line was for (only the director's events carry their audience)."""
+    if "public" in audience:
+        return []
+    out = []
+    for tag in audience:
+        role, _, who = tag.partition(":")
+        if role == "player":
+            out.append(names.get(who, "?"))
+        elif role == "side":
+            out.append(side_name(who, lang))
+    return out
 
 
 # --- team battle --------------------------------------------------------------------------
@@ -425,7 +450,7 @@ def _order_tags(ruleset: str, entry: Mapping[str, Any], lang: str) -> list[str]:
 _LABELS = {
     "slot": "slot",
     "troops": "troops",
-    "moves": "move_n",
+    "moves": "moves",
     "from_left": "from_left",
     "from_right": "from_right",
     "order_type": "orders",
