@@ -907,6 +907,8 @@ _NOTES: dict[str, tuple[str, str]] = {
     "assassination_missed": ("暗杀目标不在预定位置。", "Your target was not where you struck."),
     "assassination_void": ("暗杀人数已满，你的暗杀无效。", "Too many assassins: yours was void."),
     "counter_kill": ("反杀{ok}。", "Counter-kill {ok}."),
+    "counter_kill_against": ("你对 {other} 的反杀{ok}。", "Your counter-kill on {other} {ok}."),
+    "counter_kill_by": ("{other} 对你的反杀{ok}。", "{other}'s counter-kill on you {ok}."),
     "night_position": ("你现在位于 {at}。", "You are now at {at}."),
     "ate": ("你吃了 1 份食物，剩余 {food_left}。", "You ate 1 food; {food_left} left."),
     "hungry": ("没有食物，饥饿度 {hunger}。", "No food: hunger {hunger}."),
@@ -953,6 +955,17 @@ def _join(values: Any, lang: str) -> str:
     if not isinstance(values, list | tuple):
         return "?" if values is None else str(_number(values))
     return ("、" if lang != "en" else ", ").join(str(_number(v)) for v in values)
+
+
+def _moves(moves: Any, lang: str) -> str:
+    """A Dispatch's moves: "从第3格调 4 到第2格" / "4 from slot 3 to slot 2"."""
+    return (", " if lang == "en" else "、").join(
+        f"{m.get('troops')} from slot {m.get('from')} to slot {m.get('to')}"
+        if lang == "en"
+        else f"从第{m.get('from')}格调 {m.get('troops')} 到第{m.get('to')}格"
+        for m in moves or []
+        if isinstance(m, Mapping)
+    )
 
 
 def _say(pair: tuple[str, str], lang: str, **fields: Any) -> str:
@@ -1061,20 +1074,15 @@ def describe_event(
     elif kind == "troops_dispatched":
         fields["before"] = _join(data.get("before"), lang)
         fields["after"] = _join(data.get("after"), lang)
-        fields["moves"] = sep.join(
-            (
-                f"{m.get('troops')} from slot {m.get('from')} to slot {m.get('to')}"
-                if en
-                else f"从第{m.get('from')}格调 {m.get('troops')} 到第{m.get('to')}格"
-            )
-            for m in data.get("moves") or []
-            if isinstance(m, Mapping)
-        ) or t("none")
+        fields["moves"] = _moves(data.get("moves"), lang) or t("none")
     elif (
         kind in ("order_submitted", "order_revised", "order_withdrawn") and ruleset == "team_battle"
     ):
         body = data.get("body")
-        if isinstance(body, Mapping) and isinstance(body.get("troops"), list):
+        if isinstance(body, Mapping) and isinstance(body.get("moves"), list):
+            moved = _moves(body["moves"], lang)
+            fields["detail"] = f" ({moved})" if en else f"（{moved}）"
+        elif isinstance(body, Mapping) and isinstance(body.get("troops"), list):
             fields["detail"] = (
                 f"（{_join(body['troops'], lang)}）"
                 if not en
@@ -1328,6 +1336,8 @@ def _note(
     kind = str(note.get("kind"))
     if "zh" in note or "en" in note:
         return pick(lang, note.get("zh"), note.get("en"))
+    if kind == "counter_kill" and (note.get("against") or note.get("by")):
+        kind = "counter_kill_against" if note.get("against") else "counter_kill_by"
     pair = _NOTES.get(kind)
     if pair is None:
         return ""
@@ -1351,9 +1361,5 @@ def _note(
         "fight": _say(fight, lang, food=note.get("food", "?")) if fight else "?",
         "time": f"{note['time']} " if note.get("time") else "",
     }
-    line = _say(pair, lang, **fields)
-    if kind == "counter_kill" and other:
-        line = (
-            f"{names.get(str(other), '?')}: " if en else f"{names.get(str(other), '?')}："
-        ) + line
-    return line
+    fields["other"] = names.get(str(other), "?")
+    return _say(pair, lang, **fields)

@@ -133,8 +133,8 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
         audience = e.get("audience", ["public"])
         text = describe_event(e["kind"], e["data"], lang, ruleset, names, settings)
         owners = _owners(audience, names, lang)
-        if owners:
-            text = t("private_to", names=sep.join(owners)) + text
+        if owners and not (len(owners) == 1 and text.startswith(owners[0])):
+            text = t("private_to", names=sep.join(owners)) + text  # not "致 张三：张三 …"
         lines.append(
             {
                 "seq": e["seq"],
@@ -276,22 +276,34 @@ def tb_orders(view: Mapping[str, Any], me: str | None, lang: str) -> list[JSON]:
 
 
 def _body_text(body: Mapping[str, Any], lang: str) -> str:
+    """An order's content in words: "第2格", "4、7、8、6、5", "从第3格调 4 到第2格"."""
     t = translator(lang)
+    en = lang == "en"
     parts = []
     for key, value in body.items():
+        if value is None:
+            continue
         if key == "slot":
             parts.append(t("slot_n", n=value))
         elif key == "moves" and isinstance(value, list):
             parts.append(
-                "；".join(f"{m.get('from')}→{m.get('to')} ×{m.get('troops')}" for m in value)
+                ("; " if en else "；").join(
+                    f"{m.get('troops')} from slot {m.get('from')} to slot {m.get('to')}"
+                    if en
+                    else f"从第{m.get('from')}格调 {m.get('troops')} 到第{m.get('to')}格"
+                    for m in value
+                    if isinstance(m, Mapping)
+                )
             )
         elif key == "troops" and isinstance(value, list):
-            parts.append(" / ".join(str(v) for v in value))
+            parts.append((", " if en else "、").join(str(v) for v in value))
+        elif key in ("from_left", "from_right"):
+            parts.append(f"{t(key)} {value}")
         elif key == "order_type":
             parts.append(order_name("team_battle", str(value), lang))
-        else:
-            parts.append(f"{key}: {value}")
-    return "，".join(parts)
+        elif isinstance(value, str | int | float) and not isinstance(value, bool):
+            parts.append(str(value))
+    return (", " if en else "，").join(parts)
 
 
 # --- island -------------------------------------------------------------------------------

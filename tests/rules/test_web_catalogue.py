@@ -119,3 +119,30 @@ def test_an_empty_dispatch_is_not_counted_in_the_odds() -> None:
     assert _odds_draft("team_battle", filled) == [
         {"type": "dispatch", "moves": [{"from": 3, "to": 2, "troops": 4}]}
     ]
+
+
+def test_an_orders_content_reads_as_words() -> None:
+    """The "All orders" table printed "from_left: 3" and "3→2 ×4"."""
+    from app.web.views import _body_text
+
+    assert _body_text({"moves": [{"from": 3, "to": 2, "troops": 4}]}, "zh") == "从第3格调 4 到第2格"
+    assert (
+        _body_text({"slot": 2, "from_left": 3, "from_right": None}, "zh") == "第2格，从左邻调入 3"
+    )
+    assert _body_text({"troops": [4, 7, 8, 6, 5]}, "en") == "4, 7, 8, 6, 5"
+
+
+def test_phone_tables_do_not_break_names_or_overflow_the_screen() -> None:
+    """At 390 px names and headers wrapped per character ("张/三", "名/字"), a slot badge
+    wrapped "Counte/r" and the English "All orders" table was cut at the right edge.
+    (The page matrix's browser run looks at the screenshots; this keeps the rules.)"""
+    css = (APP / "web" / "static" / "app.css").read_text(encoding="utf-8")
+    rules = re.sub(r"\s+", " ", css)
+    nowrap = re.search(r"([^{}]*)\{ white-space: nowrap; \}", rules.split("/* Phones (390 px)")[1])
+    assert nowrap is not None
+    for selector in ("table.list th", "td.who strong", ".morale-row .who", ".order-list .name"):
+        assert selector in nowrap.group(1), selector
+    assert ".mark { overflow-wrap: normal; word-break: keep-all; }" in rules
+    assert re.search(
+        r"table\.list:not\(\.stack\) \{ display: block; max-width: 100%; overflow-x: auto;", rules
+    )
