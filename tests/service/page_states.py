@@ -13,12 +13,14 @@ on a Chinese page is never user data.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest_asyncio
 from httpx import ASGITransport, AsyncClient
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.clock import FakeClock
@@ -48,6 +50,7 @@ class State:
     ids: set[str] = field(default_factory=set)  # what no page may show as text
     invites: dict[str, str] = field(default_factory=dict)  # "valid" / "spent" -> /join/…
     notes: list[str] = field(default_factory=list)  # what could not be reached
+    now: datetime | None = None  # the game's clock when the state was reached
 
     @property
     def roles(self) -> list[str]:
@@ -151,7 +154,9 @@ class Driver:
             if answer.status_code == 200 and isinstance(answer.json(), list):
                 ids.update(str(row["id"]) for row in answer.json() if "id" in row)
         players = {role: str(p["id"]) for role, p in g.players.items() if role.startswith("p")}
-        return State(name, ruleset, self.app, g.id, g.director, cookies, players, ids)
+        return State(
+            name, ruleset, self.app, g.id, g.director, cookies, players, ids, now=self.clock.now()
+        )
 
 
 class World:
@@ -194,6 +199,38 @@ class World:
         if name not in self.built:
             self.built[name] = await BUILDERS[name](self, name)
         return self.built[name]
+
+
+def world_settings(database_url: str) -> Settings:
+    return Settings(
+        database_url=database_url,
+        scheduler_enabled=False,  # timers run only when a builder runs them
+        publish_worker_enabled=False,
+        publish_allow_private_urls=True,
+        admin_token=None,
+    )
+
+
+# The matrix modules import these two fixtures: states built once per module.
+@pytest_asyncio.fixture(autouse=True, name="_clean_tables")
+async def keep_tables() -> AsyncIterator[None]:
+    """No emptying of tables between a module's rows (this overrides the suite's per-test
+    clean, by name; ``world`` empties them when the module is done)."""
+    yield
+
+
+@pytest_asyncio.fixture(scope="module", name="world")
+async def world_fixture(
+    database_url: str, engine: AsyncEngine, sessionmaker: async_sessionmaker[AsyncSession]
+) -> AsyncIterator[World]:
+    from app.models import Base
+
+    built = World(world_settings(database_url), engine, sessionmaker)
+    yield built
+    await built.close()
+    async with engine.begin() as conn:
+        for table in reversed(Base.metadata.sorted_tables):
+            await conn.execute(text(f'DELETE FROM "{table.name}"'))
 
 
 # --- Team Battle ---------------------------------------------------------------------------

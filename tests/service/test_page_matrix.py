@@ -10,53 +10,28 @@ A new page is one line in ``PAGES``; a new state is one line in ``page_states.BU
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from httpx import ASGITransport, AsyncClient, Response
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.clock import FakeClock
 from app.main import create_app
-from app.settings import Settings
 from app.web.security import CSRF_COOKIE
-from tests.service.page_states import BUILDERS, ROLES_OF_PLAYERS, State, World
+from tests.service.page_states import (  # noqa: F401 - the module's fixtures
+    BUILDERS,
+    ROLES_OF_PLAYERS,
+    State,
+    World,
+    keep_tables,
+    world_fixture,
+)
 from tests.service.page_text import problems
 
 LANGS = ("zh", "en")
 EVERY_PLAYER = "players"  # in a row's roles: each player the state has
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _clean_tables() -> AsyncIterator[None]:
-    """The states are built once for the module: no emptying of tables between rows (this
-    overrides the suite's per-test clean; ``world`` empties them at the end)."""
-    yield
-
-
-@pytest_asyncio.fixture(scope="module")
-async def world(
-    database_url: str, engine: AsyncEngine, sessionmaker: async_sessionmaker[AsyncSession]
-) -> AsyncIterator[World]:
-    from app.models import Base
-
-    settings = Settings(
-        database_url=database_url,
-        scheduler_enabled=False,
-        publish_worker_enabled=False,
-        publish_allow_private_urls=True,
-        admin_token=None,
-    )
-    built = World(settings, engine, sessionmaker)
-    yield built
-    await built.close()
-    async with engine.begin() as conn:
-        for table in reversed(Base.metadata.sorted_tables):
-            await conn.execute(text(f'DELETE FROM "{table.name}"'))
 
 
 # --- the pages ---------------------------------------------------------------------------------
