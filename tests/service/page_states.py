@@ -197,7 +197,10 @@ class World:
 
     async def state(self, name: str) -> State:
         if name not in self.built:
-            self.built[name] = await BUILDERS[name](self, name)
+            built = await BUILDERS[name](self, name)
+            declared = roles_of(name)
+            assert sorted(built.roles) == sorted(declared), (name, built.roles, declared)
+            self.built[name] = built
         return self.built[name]
 
 
@@ -430,29 +433,42 @@ async def is_finished(world: World, name: str) -> State:
     return await d.state(name, "island")
 
 
-# One line per state: its name (the pytest id's first part) and its builder.
-BUILDERS: dict[str, Callable[[World, str], Awaitable[State]]] = {
-    "tb-setup_none": tb_setup_none,
-    "tb-setup_some": tb_setup_some,
-    "tb-setup_all": tb_setup_all,
-    "tb-deployment": _tb_phase("deployment"),
-    "tb-command": _tb_phase("command"),
-    "tb-battle": _tb_phase("battle"),
-    "tb-response": _tb_phase("response"),
-    "tb-paused": tb_paused,
-    "tb-replaced": tb_replaced,
-    "tb-signed_out": tb_signed_out,
-    "tb-finished": _tb_phase("finished"),
-    "is-setup_none": is_setup_none,
-    "is-setup_some": is_setup_some,
-    "is-setup_all": is_setup_all,
-    "is-day": is_day,
-    "is-pk_window": is_pk_window,
-    "is-deep_night": is_deep_night,
-    "is-day2": is_day2,
-    "is-paused": is_paused,
-    "is-dead": is_dead,
-    "is-replaced": is_replaced,
-    "is-signed_out": is_signed_out,
-    "is-finished": is_finished,
+TB4 = ("p1", "p2", "p3", "p4")
+IS6 = tuple(ROLES_OF_PLAYERS)
+OUT = "signed-out"
+Builder = Callable[[World, str], Awaitable[State]]
+
+# One line per state: its name (the pytest id's first part), its builder, and the roles
+# that hold a browser session in it besides the director, the spectator and a player of
+# another game (players p1… and "signed-out", a session that no longer counts).
+STATES: dict[str, tuple[Builder, tuple[str, ...]]] = {
+    "tb-setup_none": (tb_setup_none, ()),
+    "tb-setup_some": (tb_setup_some, ("p1",)),
+    "tb-setup_all": (tb_setup_all, TB4),
+    "tb-deployment": (_tb_phase("deployment"), TB4),
+    "tb-command": (_tb_phase("command"), TB4),
+    "tb-battle": (_tb_phase("battle"), TB4),
+    "tb-response": (_tb_phase("response"), TB4),
+    "tb-paused": (tb_paused, TB4),
+    "tb-replaced": (tb_replaced, ("p1", "p3", "p4", OUT)),
+    "tb-signed_out": (tb_signed_out, ("p1", "p3", "p4", OUT)),
+    "tb-finished": (_tb_phase("finished"), TB4),
+    "is-setup_none": (is_setup_none, ()),
+    "is-setup_some": (is_setup_some, ("p1",)),
+    "is-setup_all": (is_setup_all, IS6),
+    "is-day": (is_day, IS6),
+    "is-pk_window": (is_pk_window, IS6),
+    "is-deep_night": (is_deep_night, IS6),
+    "is-day2": (is_day2, IS6),
+    "is-paused": (is_paused, IS6),
+    "is-dead": (is_dead, IS6),
+    "is-replaced": (is_replaced, ("p1", "p3", "p4", "p5", "p6", OUT)),
+    "is-signed_out": (is_signed_out, ("p1", "p3", "p4", "p5", "p6", OUT)),
+    "is-finished": (is_finished, IS6),
 }
+BUILDERS: dict[str, Builder] = {name: built for name, (built, _) in STATES.items()}
+
+
+def roles_of(state: str) -> list[str]:
+    """Every role the matrix reads a state's pages as."""
+    return ["director", *STATES[state][1], "spectator", "other-game"]
