@@ -144,6 +144,30 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
                 "private": "public" not in audience,
             }
         )
+        if e["kind"] == "hidden_events_revealed" and "audience" not in e:  # not the director's
+            # At the end, what each side was told alone is shown to all, each line with
+            # the side it was for (the revealed events keep their data, not their audience).
+            for hidden in e["data"].get("events") or []:
+                said = describe_event(
+                    str(hidden.get("kind")),
+                    hidden.get("data") or {},
+                    lang,
+                    ruleset,
+                    names,
+                    settings,
+                )
+                owner = side_name((hidden.get("data") or {}).get("side"), lang)
+                if owner and not said.startswith(owner):
+                    said = t("private_to", names=owner) + said
+                lines.append(
+                    {
+                        "seq": e["seq"],
+                        "at": local_time(hidden.get("at") or e["at"], tz),
+                        "kind": str(hidden.get("kind")),
+                        "text": said,
+                        "private": True,
+                    }
+                )
     # The live stream resumes after this: never past the game row the page's state and
     # view came from, else an event committed between the page's reads (a deadline
     # extended) would be neither shown nor streamed, and the page would keep the old one.

@@ -177,13 +177,13 @@ def test_the_directors_report_and_the_sealed_orders_show_their_content() -> None
     ]
 
 
-def _battle(kind: str, data: dict[str, Any], lang: str) -> str:
+def _battle(kind: str, data: dict[str, Any], lang: str, line: int = 0) -> str:
     page = {
         "events": [{"seq": 1, "at": datetime(2026, 1, 1, tzinfo=UTC), "kind": kind, "data": data}],
         "summary": {"timezone": "Asia/Shanghai", "ruleset": "team_battle"},
         "names": {},
     }
-    text: str = feed(page, lang)["lines"][0]["text"]
+    text: str = feed(page, lang)["lines"][line]["text"]
     return text
 
 
@@ -206,3 +206,24 @@ def test_team_battle_lists_read_as_lists_and_sides_by_one_name() -> None:
     )
     resolved = {"round": 1, "morale": {"A": 15.0, "B": 12.5}}
     assert _battle("round_resolved", resolved, "zh") == "第 1 回合结束：士气 甲方 15 / 乙方 12.5。"
+
+
+def test_after_the_end_a_spectator_reads_what_each_side_was_told_alone() -> None:
+    hidden = [
+        {
+            "at": "2026-01-01T12:00:00+00:00",
+            "kind": "order_submitted",
+            "data": {"side": "B", "type": "counter", "body": {"type": "counter", "slot": 2}},
+        },
+        {
+            "at": "2026-01-01T12:00:00+00:00",
+            "kind": "disguised_order_announced",
+            "data": {"side": "A", "type": "feint", "shown_as": "gather"},
+        },
+    ]
+    lines = [_battle("hidden_events_revealed", {"events": hidden}, "zh", line=i) for i in range(3)]
+    assert lines == [
+        "全部隐藏信息已公开。",
+        "乙方提交了指令：反击（第2格）。",
+        "致 甲方：你的疑兵被公布为聚集。",
+    ]
