@@ -668,8 +668,24 @@ def _island_field(
         ]
         return Field(kind="select", options=options, **base)
     if name == "challenge":
+        # A PK reads as who is in it ("张三 vs 李四"), never as its id.
+        known = {
+            str(ch.get("id")): ch
+            for ch in [*(view.get("challenges") or []), *(view.get("public_challenges") or [])]
+        }
+        sep = ", " if lang == "en" else "、"
+
+        def fight(cid: str) -> str:
+            ch = known.get(cid)
+            if not ch:
+                return t("challenge")
+            return " vs ".join(
+                sep.join(who(p) for p in ch.get(k) or []) or t("none")
+                for k in ("attackers", "defenders")
+            )
+
         ids = sorted({c["challenge"] for c in choices})
-        return Field(kind="select", options=[(c, c) for c in ids], **base)
+        return Field(kind="select", options=[(c, fight(c)) for c in ids], **base)
     if name == "side" and kind == "pk_join":
         return Field(
             kind="select", options=[("attack", t("pk_attack")), ("defend", t("pk_defend"))], **base

@@ -146,3 +146,28 @@ def test_phone_tables_do_not_break_names_or_overflow_the_screen() -> None:
     assert re.search(
         r"table\.list:not\(\.stack\) \{ display: block; max-width: 100%; overflow-x: auto;", rules
     )
+
+
+def test_a_pk_to_join_reads_as_who_is_in_it() -> None:
+    """The "join a PK" choice showed the challenge's internal id ("pk1")."""
+    from app.web.routes import _order_schema
+    from app.web.views import order_forms
+
+    available = [
+        {
+            "type": "pk_join",
+            "allowed": True,
+            "choices": [
+                {"challenge": "pk1", "side": "attack"},
+                {"challenge": "pk1", "side": "defend"},
+            ],
+        }
+    ]
+    page = {
+        "names": {"p1": "张三", "p2": "李四", "p3": "王五"},
+        "view": {"challenges": [{"id": "pk1", "attackers": ["p1"], "defenders": ["p2", "p3"]}]},
+        "settings": {},
+    }
+    (form,) = order_forms("island", _order_schema("island"), available, page, "zh")
+    (challenge,) = [f for f in form["fields"] if f.name == "challenge"]
+    assert challenge.options == [("pk1", "张三 vs 李四、王五")]
