@@ -743,6 +743,11 @@ _EVENTS: dict[str, tuple[str, str]] = {
         "情报：{side}{order}{detail}（{status}）。",
         "Intel: {side} {order}{detail} ({status}).",
     ),
+    "intel_gone": (
+        "情报：{side}撤回了被侦察到的指令。",
+        "Intel: {side} withdrew the order that was seen.",
+    ),
+    "intel_plain": ("情报：{side}{order}{detail}。", "Intel: {side} {order}{detail}."),
     "disguised_order_announced": (
         "你的{order}被公布为{shown}。",
         "Your {order} was announced as {shown}.",
@@ -1111,11 +1116,13 @@ def describe_event(
         face: Mapping[str, Any] = data.get("order") or {}
         fields["order"] = order(face.get("type")) if face else ""
         fields["detail"] = slot_of(face.get("body")) if face else ""
-        fields["status"] = (
-            t(f"order_status_{data.get('status')}")
-            if data.get("status") != "gone"
-            else t("order_status_withdrawn")
-        )
+        status = data.get("status")
+        if status == "gone":
+            key = "intel_gone"  # the order seen was withdrawn before the look
+        elif f"order_status_{status}" in UI:
+            fields["status"] = t(f"order_status_{status}")
+        else:
+            key = "intel_plain"
     elif kind == "disguised_order_announced":
         fields["order"], fields["shown"] = order(data.get("type")), order(data.get("shown_as"))
     elif kind == "commander_set":
