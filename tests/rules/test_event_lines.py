@@ -1042,3 +1042,71 @@ def test_every_audience_reads_every_line(viewer: str, lang: str) -> None:
         data_of = {e["seq"]: e["data"] for e in events}
         for line in lines:
             assert _problems(line["text"], data_of[line["seq"]], lang) == [], line["text"]
+
+
+def _lines_of(events: list[Any], ruleset: str, names: dict[str, str], lang: str) -> list[str]:
+    page = {
+        "events": [
+            {"seq": i + 1, "at": AT, "kind": e.kind, "data": e.data, "audience": list(e.audience)}
+            for i, e in enumerate(events)
+        ],
+        "summary": {"timezone": "Asia/Shanghai", "ruleset": ruleset},
+        "names": names,
+        "settings": SETTINGS,
+    }
+    return [line["text"] for line in feed(page, lang)["lines"]]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_played_team_battle_reads_clean_on_the_directors_feed(lang: str) -> None:
+    from app.rules.base import RuleViolation
+    from tests.rules.team_battle.helpers import Game
+
+    game = Game()
+    game.deploy()
+    orders = [
+        ("A", {"type": "dispatch", "moves": [{"from": 3, "to": 2, "troops": 4}]}),
+        ("B", {"type": "counter", "slot": 2}),
+        ("A", {"type": "hold", "slot": 1}),
+        ("B", {"type": "retreat", "slot": 4}),
+    ]
+    for _round in range(6):
+        if game.state["phase"] == "finished":
+            break
+        for side, body in orders:
+            try:
+                game.order(side, body)
+            except RuleViolation:
+                pass  # not in this phase, or not affordable: the next order then
+        game.ready_all()
+    names = {"a1": "阿甲", "a2": "阿乙", "b1": "阿丙"}
+    lines = _lines_of(game.events, "team_battle", names, lang)
+    assert len(lines) > 30
+    for line, event in zip(lines, game.events, strict=True):
+        assert _problems(line, event.data, lang) == [], (event.kind, line)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_played_island_day_reads_clean_on_the_directors_feed(lang: str) -> None:
+    from app.rules.base import Player
+    from app.rules.island import RULESET
+    from tests.rules.island.island_testkit import Game, local
+
+    game = Game(n=4)
+    game.roster = [Player(id=f"p{i}", name=NAMES[f"p{i}"]) for i in range(1, 5)]
+    game.state = RULESET.initial_state(game.s, game.roster)  # the players by their names
+    game.start()
+    game.order("p1", {"type": "give", "to": "p2", "item": "food", "count": 1})
+    game.order("p3", {"type": "move", "direction": "right"})
+    game.order("p4", {"type": "explore"})
+    game.order("p1", {"type": "assassinate", "target": "p2"}, now=local(13))
+    game.order("p2", {"type": "guard", "target": "p1"}, now=local(13))
+    game.midnight()
+    events = [e for outcome in game.outcomes for e in outcome.events]
+    kinds = {e.kind for e in events}
+    assert {"moved", "gave", "order_posted", "night_report", "director_report"} <= kinds
+    lines = _lines_of(events, "island", NAMES, lang)
+    for line, event in zip(lines, events, strict=True):
+        assert _problems(line, event.data, lang) == [], (event.kind, line)
+    report = lines[[e.kind for e in events].index("director_report")]
+    assert ("暗杀" if lang == "zh" else "assassinated") in report
