@@ -1259,6 +1259,8 @@ def _tool_detail(
     who = args.get("player") or args.get("player_id")
     if who:
         parts.append(name(who))
+    if isinstance(args.get("players"), list) and args["players"]:
+        parts.append(("、" if lang != "en" else ", ").join(name(p) for p in args["players"]))
     if args.get("side") in ("A", "B"):
         parts.append(side(args["side"]))
     if isinstance(args.get("to"), list):

@@ -418,13 +418,12 @@ def island_orders(view: Mapping[str, Any], names: Mapping[str, str], lang: str) 
     t = translator(lang)
     out = []
     for order in view.get("orders", []) or []:
-        target = order.get("target")
         out.append(
             {
                 "id": order["id"],
                 "type": order["type"],
                 "name": order_name("island", order["type"], lang),
-                "body": names.get(str(target), "") if target else "",
+                "body": _island_body(order, names, lang),
                 "status": t(f"order_status_{order['status']}"),
                 "note": t("target_moved_note") if order.get("target_moved") else "",
                 "changeable": order["status"] in ("pending", "held"),
@@ -432,6 +431,26 @@ def island_orders(view: Mapping[str, Any], names: Mapping[str, str], lang: str) 
             }
         )
     return out
+
+
+def _island_body(order: Mapping[str, Any], names: Mapping[str, str], lang: str) -> str:
+    """What a standing island order is about: "李四，路线 右", "→ (3,2)"."""
+    t = translator(lang)
+    parts = []
+    if order.get("target"):
+        parts.append(names.get(str(order["target"]), t("player")))
+    if order.get("path"):
+        route = "→".join(t(f"dir_{d}") for d in order["path"] if f"dir_{d}" in _DIR_KEYS)
+        parts.append(f"{t('path')} {route}")
+    if order.get("follow"):
+        parts.append(t("follow"))
+    dest = order.get("dest")
+    if isinstance(dest, list) and len(dest) == 2:
+        parts.append(f"→ ({dest[0]},{dest[1]})")
+    return (", " if lang == "en" else "，").join(parts)
+
+
+_DIR_KEYS = {f"dir_{d}" for d in ("up", "down", "left", "right")}
 
 
 # --- order forms ----------------------------------------------------------------------------

@@ -171,3 +171,22 @@ def test_a_pk_to_join_reads_as_who_is_in_it() -> None:
     (form,) = order_forms("island", _order_schema("island"), available, page, "zh")
     (challenge,) = [f for f in form["fields"] if f.name == "challenge"]
     assert challenge.options == [("pk1", "张三 vs 李四、王五")]
+
+
+def test_a_standing_island_order_says_what_it_is_about() -> None:
+    from app.web.views import island_orders
+
+    view = {
+        "orders": [
+            {
+                "id": "o1",
+                "type": "assassinate",
+                "status": "pending",
+                "target": "p2",
+                "path": ["right"],
+            },
+            {"id": "o2", "type": "move", "status": "held", "dest": [3, 2]},
+        ]
+    }
+    bodies = [o["body"] for o in island_orders(view, {"p2": "李四"}, "zh")]
+    assert bodies == ["李四，路线 右（东）", "→ (3,2)"]
