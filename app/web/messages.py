@@ -111,7 +111,6 @@ UI: dict[str, tuple[str, str]] = {
     "order_withdrawn": ("指令已撤回。", "Order withdrawn."),
     "ready_saved": ("已标记为就绪。", "Marked ready."),
     "deploy_total": ("合计必须为 {total}，每格至少 1", "Must add up to {total}, at least 1 each"),
-    "move_n": ("调动 {n}", "Move {n}"),
     "from_slot": ("从", "From"),
     "to_slot": ("到", "To"),
     "count": ("数量", "Count"),
@@ -209,6 +208,9 @@ UI: dict[str, tuple[str, str]] = {
     "island_guard": ("提防", "Guard"),
     "island_give": ("给予", "Give"),
     "island_equip": ("装备", "Equip"),
+    # --- feed, boards and order forms (issue 16) ---
+    "private_to": ("致 {names}：", "To {names}: "),
+    "moves": ("调动", "Moves"),
     # events
     "events": ("动态", "Events"),
     "no_events": ("暂无动态。", "Nothing yet."),
@@ -663,29 +665,40 @@ def side_name(side: str | None, lang: str) -> str:
 
 
 # --- event lines ------------------------------------------------------------------------
+# Every kind of event either game writes, as a line a forum reader understands. Lists read
+# as lists ("4、7、8、6、5"), ids as the names the scenario gives them, results as words.
 _EVENTS: dict[str, tuple[str, str]] = {
     "game_started": ("游戏开始。", "The game has started."),
     "phase_opened": ("{phase}开始。", "{phase} opened."),
     "phase_closed": ("{phase}结束。", "{phase} closed."),
-    "order_submitted": ("{side}提交了指令：{order}。", "{side} gave an order: {order}."),
-    "order_revised": ("{side}修改了指令：{order}。", "{side} revised an order: {order}."),
-    "order_withdrawn": ("撤回了指令：{order}。", "An order was withdrawn: {order}."),
+    "order_submitted": (
+        "{side}提交了指令：{order}{detail}。",
+        "{side} gave an order: {order}{detail}.",
+    ),
+    "order_revised": (
+        "{side}修改了指令：{order}{detail}。",
+        "{side} revised an order: {order}{detail}.",
+    ),
+    "order_withdrawn": (
+        "{side}撤回了指令：{order}{detail}。",
+        "{side} withdrew an order: {order}{detail}.",
+    ),
     "side_ready": ("{side}已就绪。", "{side} is ready."),
     "deployment_revealed": (
-        "双方部署公开：甲 {A}，乙 {B}。",
-        "Deployments revealed: A {A}, B {B}.",
+        "双方部署公开：{side_A} {A}；{side_B} {B}。{defaulted}",
+        "Deployments revealed: {side_A} {A}; {side_B} {B}.{defaulted}",
     ),
     "orders_announced": ("公开指令：{orders}。", "Orders announced: {orders}."),
     "orders_announced_none": ("{phase}没有公开指令。", "No public orders in the {phase}."),
     "troops_dispatched": (
-        "{side}调度：{before} → {after}。",
-        "{side} dispatched: {before} → {after}.",
+        "{side}调度：{moves}。兵力 {before} → {after}。",
+        "{side} dispatched: {moves}. Troops {before} → {after}.",
     ),
     "extra_use_granted": (
         "{side}下回合多一次{phase}指令。",
         "{side} gets one more {phase} order next round.",
     ),
-    "order_voided": ("指令无效：{order}（{why}）", "Order void: {order} ({why})"),
+    "order_voided": ("指令无效：{side}{order}（{why}）", "Order void: {side} {order} ({why})"),
     "order_seen_through": ("{side}识破了{order}。", "{side} saw through {order}."),
     "orders_nullified": (
         "{side}的{orders}被识破，没有效果。",
@@ -709,13 +722,16 @@ _EVENTS: dict[str, tuple[str, str]] = {
         "{side} slot {slot} penetrated for {penetration}.",
     ),
     "penetration_total": ("{side}穿透合计 {total}。", "{side} penetration in all: {total}."),
-    "troops_gathered": ("{side}聚集到第{slot}格。", "{side} gathered into slot {slot}."),
+    "troops_gathered": (
+        "{side}聚集到第{slot}格（左邻调入 {from_left}，右邻调入 {from_right}）。",
+        "{side} gathered into slot {slot} ({from_left} from the left, {from_right} from the right).",
+    ),
     "no_damage": ("{side}第{slot}格未造成伤害。", "{side} slot {slot} dealt no damage."),
     "annihilated": ("{side}第{slot}格全灭。", "{side} slot {slot} was annihilated."),
     "morale_changed": ("{side}士气 {before} → {after}。", "{side} morale {before} → {after}."),
     "round_resolved": (
-        "第 {round} 回合结束：士气 甲 {mA} / 乙 {mB}。",
-        "Round {round} over: morale A {mA} / B {mB}.",
+        "第 {round} 回合结束：士气 {side_A} {mA} / {side_B} {mB}。",
+        "Round {round} over: morale {side_A} {mA} / {side_B} {mB}.",
     ),
     "order_revealed": (
         "隐藏指令生效：{side}{order}（第{slot}格）。",
@@ -723,12 +739,20 @@ _EVENTS: dict[str, tuple[str, str]] = {
     ),
     "game_over": ("游戏结束，{result}。", "Game over. {result}."),
     "orders_revealed": ("全部指令公开。", "All orders revealed."),
-    "intel": ("情报：{side}{order}（{status}）。", "Intel: {side} {order} ({status})."),
+    "intel": (
+        "情报：{side}{order}{detail}（{status}）。",
+        "Intel: {side} {order}{detail} ({status}).",
+    ),
+    "intel_gone": (
+        "情报：{side}撤回了被侦察到的指令。",
+        "Intel: {side} withdrew the order that was seen.",
+    ),
+    "intel_plain": ("情报：{side}{order}{detail}。", "Intel: {side} {order}{detail}."),
     "disguised_order_announced": (
         "你的{order}被公布为{shown}。",
         "Your {order} was announced as {shown}.",
     ),
-    "commander_set": ("{side}指挥官已指定。", "{side} has a commander."),
+    "commander_set": ("{side}指挥官：{name}。", "{side}'s commander: {name}."),
     "director_set_morale": (
         "导演将{side}士气设为 {after}。",
         "The director set {side} morale to {after}.",
@@ -761,7 +785,10 @@ _EVENTS: dict[str, tuple[str, str]] = {
         "收据已开封，任何人都可以核对。",
         "Receipts opened: anyone can check them.",
     ),
-    "receipt_contents": ("封存的内容（仅导演可见）。", "What was sealed (director only)."),
+    "receipt_contents": (
+        "封存的内容（仅导演可见）：{when}：{contents}。",
+        "What was sealed (director only), {when}: {contents}.",
+    ),
     # island
     "placed": ("{name} 出现在 {at}。", "{name} starts at {at}."),
     "island_started": ("游戏开始，第 {day} 天。", "The game has started: day {day}."),
@@ -769,29 +796,68 @@ _EVENTS: dict[str, tuple[str, str]] = {
         "{name} 从 {from_} 移动到 {to}{hidden}。",
         "{name} moved from {from_} to {to}{hidden}.",
     ),
-    "encounter": ("遭遇：{what}。", "Encounter: {what}."),
-    "explored": ("探索结果：{what}。", "Explored: {what}."),
+    "moved_away": ("{name} 离开了 {from_}。", "{name} left {from_}."),
+    "moved_in": ("{name} 来到 {to}。", "{name} arrived at {to}."),
+    "moved_unseen": ("{name} 移动了。", "{name} moved."),
+    "encounter": (
+        "{name} 在路上遇到{monster}：{fight}。",
+        "{name} met a {monster} on the way: {fight}.",
+    ),
+    "explored_nothing": ("探索结果：什么也没找到。", "Explored: found nothing."),
+    "explored_food": ("探索结果：找到食物 {count} 份。", "Explored: found {count} food."),
+    "explored_item": ("探索结果：找到{item} ×{count}。", "Explored: found {item} × {count}."),
+    "explored_monster": (
+        "探索时遇到{monster}：{fight}。",
+        "Explored and met a {monster}: {fight}.",
+    ),
+    "explored_story": ("探索触发了剧情：{title}。", "Exploring started a story: {title}."),
+    "explored": ("探索完毕。", "Explored."),
     "pk_posted": ("{names} 发起 PK。", "PK posted: {names}."),
     "pk_joined": ("{name} 加入 PK（{side}）。", "{name} joined the PK ({side})."),
     "pk_fled": ("{name} 逃离了 PK。", "{name} fled the PK."),
-    "pk_resolved": ("PK 结束：{winner}获胜。", "PK over: the {winner} won."),
-    "hunt": ("打猎{result}。", "Hunt: {result}."),
-    "ate": ("进食，饥饿 {hunger}，食物 {food}。", "Ate: hunger {hunger}, food {food}."),
-    "gave": ("给予 {item} × {count}。", "Gave {item} × {count}."),
+    "pk_resolved": ("PK 结束：{winner}获胜{losses}。", "PK over: the {winner} won{losses}."),
+    "hunt_won": (
+        "{hunters} 打猎{monster}成功，分得食物：{shares}。",
+        "{hunters} hunted a {monster} and won; food: {shares}.",
+    ),
+    "hunt_lost": (
+        "{hunters} 打猎{monster}失败：{losses}。",
+        "{hunters} hunted a {monster} and lost: {losses}.",
+    ),
+    "hunt": ("打猎结束。", "The hunt is over."),
+    "ate": (
+        "进食 {eaten} 份：饥饿 {hunger}，剩余食物 {food}。",
+        "Ate {eaten}: hunger {hunger}, {food} food left.",
+    ),
+    "gave": ("{giver} 把{item} ×{count} 给了 {to}。", "{giver} gave {item} × {count} to {to}."),
     "order_posted": ("已提交{order}（目标 {target}）。", "{order} submitted (target {target})."),
+    "island_order_withdrawn": (
+        "撤回了指令：{order}{detail}。",
+        "Order withdrawn: {order}{detail}.",
+    ),
+    "island_order_revised": (
+        "已修改暗杀（目标 {target}）。",
+        "Assassination changed (target {target}).",
+    ),
     "target_moved": (
         "你的暗杀目标在结算前移动了，你可以更改或撤销。",
         "Your target moved before 24:00: you may change or cancel.",
     ),
     "held_move_done": ("挂起的移动已完成。", "Your held move has completed."),
-    "story_triggered": ("触发剧情：{title}。", "Story triggered: {title}."),
+    "story_triggered": (
+        "触发剧情：{title}（{name}，{at}）。{text}",
+        "Story triggered: {title} ({name}, {at}). {text}",
+    ),
     "story_resolved": ("剧情结算：{text}", "Story resolved: {text}"),
-    "director_action": ("导演操作：{action}。", "Director action: {action}."),
+    "director_action": ("导演操作：{action}{detail}。", "Director action: {action}{detail}."),
     "announcement": ("公告：{text}", "Announcement: {text}"),
-    "death": ("{name} 死亡。", "{name} died."),
+    "death": ("{name} 死亡（{cause}）。", "{name} died ({cause})."),
     "death_announced": ("{name} 死亡。", "{name} is dead."),
-    "monster_attack": ("野兽来袭。", "A beast attacked."),
-    "night_encounter": ("夜间遭遇。", "An encounter in the night."),
+    "monster_attack": ("{time}{monster}来袭：{fight}。", "{time}A {monster} attacked: {fight}."),
+    "night_encounter": (
+        "夜里在 {at} 遇到{monster}：{fight}。",
+        "In the night at {at}, met a {monster}: {fight}.",
+    ),
     "night_report": (
         "第 {day} 天结算报告：体力 {stamina}/{max_stamina}，战力 {power}，饥饿 {hunger}，食物 {food}。{notes}",
         "Report for day {day}: stamina {stamina}/{max_stamina}, power {power}, hunger {hunger}, food {food}. {notes}",
@@ -800,7 +866,10 @@ _EVENTS: dict[str, tuple[str, str]] = {
         "第 {day} 天结束。死亡：{deaths}。存活：{alive}。",
         "Day {day} is over. Dead: {deaths}. Alive: {alive}.",
     ),
-    "director_report": ("第 {day} 天导演报告。", "Director's report for day {day}."),
+    "director_report": (
+        "第 {day} 天导演报告：{parts}。",
+        "Director's report for day {day}: {parts}.",
+    ),
     "island_over": ("游戏结束。幸存者：{survivors}。", "Game over. Survivors: {survivors}."),
 }
 
@@ -815,17 +884,45 @@ CAUSES: dict[str, tuple[str, str]] = {
     "director": ("导演判定", "the director"),
 }
 
+# A fight with a beast (IS-52, IS-53) and what a loser's loss came to (IS-13).
+_FIGHTS: dict[str, tuple[str, str]] = {
+    "vanished": ("它没有攻击，离开了", "it did not attack and went away"),
+    "won": ("战胜了它，获得食物 {food} 份", "beat it and got {food} food"),
+    "lost": ("败给了它，战力下降", "lost to it and lost power"),
+    "fled": ("败给了它，逃跑了（保住战力）", "lost to it and fled (power kept)"),
+    "died": ("败给了它，死亡", "lost to it and died"),
+}
+_LOSSES: dict[str, tuple[str, str]] = {
+    "lost": ("{name} 战力下降", "{name} lost power"),
+    "fled": ("{name} 逃跑", "{name} fled"),
+    "died": ("{name} 死亡", "{name} died"),
+}
+_MISSING_DEPLOYMENT: dict[str, tuple[str, str]] = {
+    "even": (
+        "{sides}未按时部署，兵力已平均分配。",
+        " {sides} did not deploy in time: troops spread evenly.",
+    ),
+    "forfeit": ("{sides}未按时部署，判负。", " {sides} did not deploy in time and forfeits."),
+}
+_OK = {True: ("成功", "succeeded"), False: ("失败", "failed")}
+
 _NOTES: dict[str, tuple[str, str]] = {
     "assassination": ("你对 {target} 的暗杀{ok}。", "Your assassination of {target} {ok}."),
     "assassins_revealed": ("暗杀你的人：{assassins}。", "Your assassins were: {assassins}."),
     "assassination_missed": ("暗杀目标不在预定位置。", "Your target was not where you struck."),
     "assassination_void": ("暗杀人数已满，你的暗杀无效。", "Too many assassins: yours was void."),
     "counter_kill": ("反杀{ok}。", "Counter-kill {ok}."),
+    "counter_kill_against": ("你对 {other} 的反杀{ok}。", "Your counter-kill on {other} {ok}."),
+    "counter_kill_by": ("{other} 对你的反杀{ok}。", "{other}'s counter-kill on you {ok}."),
     "night_position": ("你现在位于 {at}。", "You are now at {at}."),
     "ate": ("你吃了 1 份食物，剩余 {food_left}。", "You ate 1 food; {food_left} left."),
     "hungry": ("没有食物，饥饿度 {hunger}。", "No food: hunger {hunger}."),
     "death": ("你死了（{cause}）。", "You died ({cause})."),
-    "night_encounter": ("夜里在 {at} 遭遇危险。", "Danger met in the night at {at}."),
+    "night_encounter": (
+        "夜里在 {at} 遇到{monster}：{fight}。",
+        "In the night at {at}, met a {monster}: {fight}.",
+    ),
+    "monster_attack": ("{time}{monster}来袭：{fight}。", "{time}A {monster} attacked: {fight}."),
 }
 
 
@@ -839,16 +936,45 @@ class _Formatter(string.Formatter):
 
 
 def _number(value: Any) -> Any:
-    """15.0 reads as 15; 12.5 stays."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
+    """15.0 reads as 15; 12.5 stays (one decimal at most: 4.333… reads 4.3)."""
+    if isinstance(value, float):
+        if value.is_integer():
+            return int(value)
+        return round(value, 1)
     return value
+
+
+def number_text(value: Any) -> str:
+    """A number as the pages print it: 15 (not 15.0), 12.5, 4.3 (one decimal at most)."""
+    return str(_number(value))
 
 
 def _cell(value: Any) -> str:
     if isinstance(value, list | tuple) and len(value) == 2:
         return f"({value[0]},{value[1]})"
-    return str(value)
+    return "?" if value is None else str(value)
+
+
+def _join(values: Any, lang: str) -> str:
+    """A list as a reader writes one: "4、7、8" in Chinese, "4, 7, 8" in English."""
+    if not isinstance(values, list | tuple):
+        return "?" if values is None else str(_number(values))
+    return ("、" if lang != "en" else ", ").join(str(_number(v)) for v in values)
+
+
+def _moves(moves: Any, lang: str) -> str:
+    """A Dispatch's moves: "从第3格调 4 到第2格" / "4 from slot 3 to slot 2"."""
+    return (", " if lang == "en" else "、").join(
+        f"{m.get('troops')} from slot {m.get('from')} to slot {m.get('to')}"
+        if lang == "en"
+        else f"从第{m.get('from')}格调 {m.get('troops')} 到第{m.get('to')}格"
+        for m in moves or []
+        if isinstance(m, Mapping)
+    )
+
+
+def _say(pair: tuple[str, str], lang: str, **fields: Any) -> str:
+    return _Formatter().vformat(pair[1 if lang == "en" else 0], (), fields)
 
 
 def describe_event(
@@ -857,13 +983,22 @@ def describe_event(
     lang: str,
     ruleset: str,
     names: Mapping[str, str],
+    settings: Mapping[str, Any] | None = None,
 ) -> str:
-    """One line a reader understands for an event; the data's own text where it has one."""
+    """One line a reader understands for an event; the data's own text where it has one.
+
+    ``settings`` are the game's (the island's scenario names its items, beasts and
+    terrains); without them an id reads as itself."""
     t = translator(lang)
     en = lang == "en"
+    world: Mapping[str, Any] = settings or {}
+    sep = ", " if en else "、"
 
     def name(pid: Any) -> str:
         return names.get(str(pid), "?") if pid is not None else "?"
+
+    def who(values: Any) -> str:
+        return sep.join(name(p) for p in values or []) or t("none")
 
     def phase(value: Any) -> str:
         return t(f"phase_{value}") if isinstance(value, str) else ""
@@ -874,13 +1009,46 @@ def describe_event(
     def side(value: Any) -> str:
         return side_name(str(value), lang) if value else ""
 
+    def item(value: Any) -> str:
+        if value == "food":
+            return t("food")
+        entry = world.get("items", {}).get(str(value)) or {}
+        return str(entry.get("name") or value)
+
+    def beast(value: Any) -> str:
+        entry = world.get("monster_kinds", {}).get(str(value)) or {}
+        return str(entry.get("name") or value or t("monster"))
+
+    def fight(result: Mapping[str, Any]) -> str:
+        pair = _FIGHTS.get(str(result.get("result")))
+        return _say(pair, lang, food=result.get("food", "?")) if pair else "?"
+
+    def losses(values: Any) -> str:
+        if not isinstance(values, Mapping):
+            return ""
+        return sep.join(
+            _say(_LOSSES[str(v)], lang, name=name(k))
+            for k, v in values.items()
+            if str(v) in _LOSSES
+        )
+
+    def slot_of(body: Any) -> str:
+        if isinstance(body, Mapping) and isinstance(body.get("slot"), int):
+            return (
+                f"（{t('slot_n', n=body['slot'])}）"
+                if not en
+                else f" ({t('slot_n', n=body['slot'])})"
+            )
+        return ""
+
     fields: dict[str, Any] = {
         k: _number(v)
         for k, v in data.items()
-        if isinstance(k, str) and not isinstance(v, dict | list)
+        if isinstance(k, str) and not isinstance(v, dict | list) and v is not None
     }
-    if "side" in data:
-        fields["side"] = side(data["side"])
+    fields["side_A"], fields["side_B"] = side("A"), side("B")
+    fields["side"] = side(data.get("side"))
+    fields["detail"] = ""
     if "phase" in data:
         fields["phase"] = phase(data["phase"])
     if "type" in data:
@@ -890,27 +1058,55 @@ def describe_event(
         key = "island_started"
     elif kind == "game_over" and ruleset == "island":
         key = "island_over"
-        fields["survivors"] = "、".join(name(p) for p in data.get("survivors", [])) or t("none")
+        fields["survivors"] = who(data.get("survivors"))
     elif kind == "game_over":
         winner = data.get("winner")
         fields["result"] = t("draw") if winner == "draw" else t("winner_is", side=side(winner))
     elif kind == "deployment_revealed":
-        fields["A"], fields["B"] = data.get("A"), data.get("B")
+        fields["A"], fields["B"] = _join(data.get("A"), lang), _join(data.get("B"), lang)
+        late = [side(s) for s in data.get("defaulted") or []]
+        rule = _MISSING_DEPLOYMENT.get(str(data.get("default_rule")), _MISSING_DEPLOYMENT["even"])
+        fields["defaulted"] = _say(rule, lang, sides=sep.join(late)) if late else ""
     elif kind == "orders_announced":
         shown = [
-            f"{side(o.get('side'))}{order(o.get('type'))}"
-            + (f"({o['body']['slot']})" if isinstance(o.get("body", {}).get("slot"), int) else "")
+            f"{side(o.get('side'))}{'' if not en else ' '}{order(o.get('type'))}"
+            + slot_of(o.get("body"))
             for o in data.get("orders", [])
         ]
         if not shown:
             key = "orders_announced_none"
-        fields["orders"] = "；".join(shown)
+        fields["orders"] = ("; " if en else "；").join(shown)
     elif kind == "troops_dispatched":
-        fields["before"], fields["after"] = data.get("before"), data.get("after")
+        fields["before"] = _join(data.get("before"), lang)
+        fields["after"] = _join(data.get("after"), lang)
+        fields["moves"] = _moves(data.get("moves"), lang) or t("none")
+    elif (
+        kind in ("order_submitted", "order_revised", "order_withdrawn") and ruleset == "team_battle"
+    ):
+        body = data.get("body")
+        if isinstance(body, Mapping) and isinstance(body.get("moves"), list):
+            moved = _moves(body["moves"], lang)
+            fields["detail"] = f" ({moved})" if en else f"（{moved}）"
+        elif isinstance(body, Mapping) and isinstance(body.get("troops"), list):
+            fields["detail"] = (
+                f"（{_join(body['troops'], lang)}）"
+                if not en
+                else f" ({_join(body['troops'], lang)})"
+            )
+        else:
+            fields["detail"] = slot_of(body)
+    elif kind == "order_revised":  # the island: an assassination whose target moved
+        key = "island_order_revised"
+        fields["target"] = name(data.get("target"))
+    elif kind == "order_withdrawn":
+        key = "island_order_withdrawn"
+        refund = data.get("refund")
+        if refund:
+            fields["detail"] = f"（返还体力 {refund}）" if not en else f" ({refund} stamina back)"
     elif kind == "order_voided":
         fields["why"] = pick(lang, data.get("message_zh"), data.get("message_en"))
     elif kind == "orders_nullified":
-        fields["orders"] = "、".join(order(o.get("type")) for o in data.get("orders", []))
+        fields["orders"] = sep.join(order(o.get("type")) for o in data.get("orders", []))
     elif kind == "order_seen_through":
         fields["order"] = order(data.get("order_type"))
     elif kind == "round_resolved":
@@ -919,81 +1115,260 @@ def describe_event(
     elif kind == "intel":
         face: Mapping[str, Any] = data.get("order") or {}
         fields["order"] = order(face.get("type")) if face else ""
-        fields["status"] = (
-            t(f"order_status_{data.get('status')}")
-            if data.get("status") != "gone"
-            else t("order_status_withdrawn")
-        )
+        fields["detail"] = slot_of(face.get("body")) if face else ""
+        status = data.get("status")
+        if status == "gone":
+            key = "intel_gone"  # the order seen was withdrawn before the look
+        elif f"order_status_{status}" in UI:
+            fields["status"] = t(f"order_status_{status}")
+        else:
+            key = "intel_plain"
     elif kind == "disguised_order_announced":
         fields["order"], fields["shown"] = order(data.get("type")), order(data.get("shown_as"))
+    elif kind == "commander_set":
+        fields["name"] = name(data.get("player_id"))
     elif kind == "player_replaced":
         fields["name"] = data.get("name") or name(data.get("player_id"))
+    elif kind == "receipt_contents":
+        if "day" in data:
+            fields["when"] = t("day_n", n=data.get("day"))
+        else:
+            fields["when"] = (
+                f"{t('round_n', n=data.get('round'))}{' ' if en else ''}{phase(data.get('phase'))}"
+            )
+        sealed = data.get("sealed") or {}
+        fields["contents"] = ("; " if en else "；").join(
+            f"{side(owner) if owner in ('A', 'B') else name(owner)}{': ' if en else '：'}"
+            + (
+                sep.join(_sealed_order(o, ruleset, lang, names) for o in orders)
+                if orders
+                else t("none")
+            )
+            for owner, orders in sealed.items()
+        ) or t("none")
     elif kind == "placed":
         fields["at"] = _cell(data.get("at"))
         fields["name"] = name(data.get("player"))
     elif kind == "moved":
         fields["name"] = data.get("name") or name(data.get("player"))
-        fields["from_"], fields["to"] = _cell(data.get("from")), _cell(data.get("to"))
+        start, end = data.get("from"), data.get("to")
+        fields["from_"], fields["to"] = _cell(start), _cell(end)
         fields["hidden"] = (" (hidden)" if en else "（隐藏）") if data.get("hidden") else ""
-    elif kind in ("encounter", "explored"):
-        fields["what"] = data.get("kind") or data.get("found") or data.get("result") or ""
+        if start is None and end is None:
+            key = "moved_unseen"
+        elif end is None:
+            key = "moved_away"  # seen leaving a cell this viewer sees, not where to (IS-55)
+        elif start is None:
+            key = "moved_in"
+    elif kind == "encounter":
+        fields["name"] = name(data.get("player"))
+        fields["monster"] = beast(data.get("monster"))
+        fields["fight"] = fight(data)
+    elif kind == "explored":
+        found = str(data.get("found"))
+        key = f"explored_{found}" if f"explored_{found}" in _EVENTS else "explored"
+        fields["item"] = item(data.get("item"))
+        encounter = data.get("encounter") or {}
+        fields["monster"] = beast(encounter.get("monster"))
+        fields["fight"] = fight(encounter)
     elif kind == "pk_posted":
-        fields["names"] = " vs ".join(
-            "、".join(name(p) for p in data.get(k, [])) for k in ("attackers", "defenders")
-        )
+        fields["names"] = " vs ".join(who(data.get(k)) for k in ("attackers", "defenders"))
     elif kind in ("pk_joined", "pk_fled"):
         fields["name"] = data.get("name") or name(data.get("player"))
         fields["side"] = t("pk_attack" if data.get("side") == "attack" else "pk_defend")
     elif kind == "pk_resolved":
         fields["winner"] = t("pk_attack" if data.get("winner") == "attack" else "pk_defend")
+        lost = losses(data.get("losses"))
+        fields["losses"] = (f" ({lost})" if en else f"（{lost}）") if lost else ""
     elif kind == "hunt":
         won = data.get("result") == "won"
-        fields["result"] = ("won" if won else "lost") if en else ("成功" if won else "失败")
+        key = "hunt_won" if won else "hunt_lost" if data.get("result") == "lost" else "hunt"
+        fields["hunters"] = who(data.get("hunters"))
+        fields["monster"] = beast(data.get("kind"))
+        food = data.get("food")
+        shares: Mapping[str, Any] = food if isinstance(food, Mapping) else {}
+        fields["shares"] = sep.join(f"{name(k)} {v}" for k, v in shares.items()) or t("none")
+        fields["losses"] = losses(data.get("losses")) or t("none")
+    elif kind == "gave":
+        fields["giver"], fields["to"] = name(data.get("from")), name(data.get("to"))
+        fields["item"] = item(data.get("item"))
     elif kind == "order_posted":
         fields["order"] = order_name("island", str(data.get("type")), lang)
         fields["target"] = name(data.get("target"))
     elif kind in ("target_moved", "held_move_done") and (data.get("zh") or data.get("en")):
         return pick(lang, data.get("zh"), data.get("en"))  # the engine's own words
+    elif kind == "story_triggered":
+        fields["name"] = name(data.get("player"))
+        fields["at"] = _cell(data.get("at"))
+        fields["text"] = data.get("text") or ""
     elif kind == "director_action":
         action = str(data.get("action"))
         fields["action"] = pick(lang, *TOOL_NAMES.get(action, (action, action)))
-    elif kind in ("death", "death_announced"):
+        fields["detail"] = _tool_detail(data.get("args") or {}, lang, name, item, side)
+    elif kind == "death":
         fields["name"] = data.get("name") or name(data.get("player"))
+        cause = str(data.get("cause"))
+        fields["cause"] = pick(lang, *CAUSES.get(cause, CAUSES["director"]))
+    elif kind == "death_announced":
+        fields["name"] = data.get("name") or name(data.get("player"))
+    elif kind in ("monster_attack", "night_encounter"):
+        fields["monster"] = beast(data.get("monster"))
+        fields["fight"] = fight(data)
+        fields["at"] = _cell(data.get("at"))
+        fields["time"] = f"{data['time']} " if data.get("time") else ""
     elif kind == "night_report":
-        fields["notes"] = " ".join(_note(n, lang, names) for n in data.get("notes", []))
-    elif kind == "day_report":
-        fields["deaths"] = "、".join(d.get("name", "?") for d in data.get("deaths", [])) or t(
-            "none"
+        fields["notes"] = " ".join(
+            filter(None, (_note(n, lang, names, world) for n in data.get("notes", [])))
         )
-        fields["alive"] = "、".join(a.get("name", "?") for a in data.get("alive", [])) or t("none")
+    elif kind == "day_report":
+        fields["deaths"] = sep.join(d.get("name", "?") for d in data.get("deaths", [])) or t("none")
+        fields["alive"] = sep.join(a.get("name", "?") for a in data.get("alive", [])) or t("none")
+    elif kind == "director_report":
+        fields["parts"] = _director_report(data, lang, names, world)
     pair = _EVENTS.get(key)
     if pair is None:
         return kind
     try:
-        return _Formatter().vformat(pair[1 if en else 0], (), fields)
+        return _say(pair, lang, **fields).strip()
     except (IndexError, ValueError):
         return pair[1 if en else 0]
 
 
-def _note(note: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> str:
+def _sealed_order(o: Mapping[str, Any], ruleset: str, lang: str, names: Mapping[str, str]) -> str:
+    """One sealed order as the director reads it: "暗杀 李四", "反击（第2格）"."""
+    label = order_name(ruleset, str(o.get("type")), lang)
+    if o.get("target"):
+        return f"{label} {names.get(str(o['target']), '?')}"
+    body = o.get("body")
+    if isinstance(body, Mapping) and isinstance(body.get("slot"), int):
+        slot = translator(lang)("slot_n", n=body["slot"])
+        return f"{label} ({slot})" if lang == "en" else f"{label}（{slot}）"
+    return label
+
+
+def _tool_detail(
+    args: Mapping[str, Any],
+    lang: str,
+    name: Callable[[Any], str],
+    item: Callable[[Any], str],
+    side: Callable[[Any], str],
+) -> str:
+    """What a director action was applied to: "（李四 → (2,3)）", "（张三，绳子 ×1）"."""
+    t = translator(lang)
+    parts: list[str] = []
+    who = args.get("player") or args.get("player_id")
+    if who:
+        parts.append(name(who))
+    if isinstance(args.get("players"), list) and args["players"]:
+        parts.append(("、" if lang != "en" else ", ").join(name(p) for p in args["players"]))
+    if args.get("side") in ("A", "B"):
+        parts.append(side(args["side"]))
+    if isinstance(args.get("to"), list):
+        parts.append(f"→ {_cell(args['to'])}")
+    if args.get("item"):
+        parts.append(f"{item(args['item'])} ×{args.get('count', 1)}")
+    if isinstance(args.get("delta"), int | float):
+        parts.append(f"{_number(args['delta']):+}")
+    if args.get("cause"):
+        cause = str(args["cause"])
+        parts.append(pick(lang, *CAUSES.get(cause, CAUSES["director"])))
+    if isinstance(args.get("forbid"), bool):
+        parts.append(t("forbid") if args["forbid"] else ("allow" if lang == "en" else "允许"))
+    if isinstance(args.get("text"), str) and args["text"]:
+        parts.append(args["text"])
+    if isinstance(args.get("faction"), str) and args["faction"]:
+        parts.append(args["faction"])
+    if not parts:
+        return ""
+    joined = ", ".join(parts) if lang == "en" else "，".join(parts)
+    return f" ({joined})" if lang == "en" else f"（{joined}）"
+
+
+def _director_report(
+    data: Mapping[str, Any], lang: str, names: Mapping[str, str], world: Mapping[str, Any]
+) -> str:
+    """The director's night: each assassination, the deaths, each player's private notes."""
+    en = lang == "en"
+    t = translator(lang)
+    sep = ", " if en else "、"
+
+    def name(pid: Any) -> str:
+        return names.get(str(pid), "?")
+
+    parts: list[str] = []
+    for a in data.get("assassinations") or []:
+        ok = _OK[bool(a.get("success"))][1 if en else 0]
+        assassins = sep.join(name(x) for x in a.get("assassins") or [])
+        line = (
+            f"{assassins} assassinated {name(a.get('target'))}: {ok}"
+            if en
+            else f"{assassins} 暗杀 {name(a.get('target'))}{ok}"
+        )
+        guarded = [name(x) for x in a.get("guarded") or []]
+        if guarded:
+            line += (
+                f" (guarded against {sep.join(guarded)})"
+                if en
+                else f"（提防了 {sep.join(guarded)}）"
+            )
+        for c in a.get("counter_kills") or []:
+            c_ok = _OK[bool(c.get("success"))][1 if en else 0]
+            line += (
+                f", counter-kill on {name(c.get('assassin'))} {c_ok}"
+                if en
+                else f"，反杀 {name(c.get('assassin'))}{c_ok}"
+            )
+        parts.append(line)
+    if not data.get("assassinations"):
+        parts.append("no assassination" if en else "无暗杀")
+    deaths = sep.join(d.get("name") or name(d.get("player")) for d in data.get("deaths") or [])
+    parts.append(f"dead: {deaths or t('none')}" if en else f"死亡：{deaths or t('none')}")
+    notes = data.get("notes") or {}
+    for pid, items in notes.items() if isinstance(notes, Mapping) else []:
+        said = " ".join(filter(None, (_note(n, lang, names, world) for n in items or [])))
+        if said:
+            parts.append(f"{name(pid)}{': ' if en else '：'}{said}")
+    stories = data.get("story_queue_open") or []
+    if stories:
+        parts.append(
+            f"{len(stories)} stories to resolve" if en else f"待结算剧情 {len(stories)} 个"
+        )
+    return ("; " if en else "；").join(p.rstrip("。. ") for p in parts)
+
+
+def _note(
+    note: Mapping[str, Any],
+    lang: str,
+    names: Mapping[str, str],
+    world: Mapping[str, Any] | None = None,
+) -> str:
     kind = str(note.get("kind"))
     if "zh" in note or "en" in note:
         return pick(lang, note.get("zh"), note.get("en"))
+    if kind == "counter_kill" and (note.get("against") or note.get("by")):
+        kind = "counter_kill_against" if note.get("against") else "counter_kill_by"
     pair = _NOTES.get(kind)
     if pair is None:
         return ""
     en = lang == "en"
     ok = note.get("success")
+    kinds = (world or {}).get("monster_kinds", {})
+    monster = str((kinds.get(str(note.get("monster"))) or {}).get("name") or note.get("monster"))
+    fight = _FIGHTS.get(str(note.get("result")))
+    other = note.get("by") or note.get("against")
     fields = {
         "target": names.get(str(note.get("target")), "?"),
-        "assassins": "、".join(names.get(str(a), "?") for a in note.get("assassins", [])),
-        "ok": ("succeeded" if ok else "failed") if en else ("成功" if ok else "失败"),
+        "assassins": ("、" if not en else ", ").join(
+            names.get(str(a), "?") for a in note.get("assassins", [])
+        ),
+        "ok": _OK[bool(ok)][1 if en else 0],
         "at": _cell(note.get("at")),
         "food_left": note.get("food_left"),
         "hunger": note.get("hunger"),
-        "cause": pick(lang, *CAUSES.get(str(note.get("cause")), (str(note.get("cause")),) * 2)),
+        "cause": pick(lang, *CAUSES.get(str(note.get("cause")), CAUSES["director"])),
+        "monster": monster,
+        "fight": _say(fight, lang, food=note.get("food", "?")) if fight else "?",
+        "time": f"{note['time']} " if note.get("time") else "",
     }
-    try:
-        return pair[1 if en else 0].format(**fields)
-    except (KeyError, ValueError):
-        return ""
+    fields["other"] = names.get(str(other), "?")
+    return _say(pair, lang, **fields)

@@ -47,7 +47,14 @@ from app.services import sessions as sessions_service
 from app.services import verify as verify_service
 from app.services.auth import Principal, require_player
 from app.web import forms, views
-from app.web.messages import LANG_COOKIE, LANGS, choose_language, pick, translator
+from app.web.messages import (
+    LANG_COOKIE,
+    LANGS,
+    choose_language,
+    number_text,
+    pick,
+    translator,
+)
 from app.web.security import (
     CSRF_FIELD,
     check_csrf,
@@ -446,12 +453,7 @@ async def odds(request: Request, game_id: str) -> Response:
         page = await load(request, game_id, token, pages_service.player_page)
     except AppError as error:
         return error_page(request, error)
-    draft: list[dict[str, Any]] = []
-    if form.get("type"):
-        try:
-            draft = [_order_body(page["summary"]["ruleset"], form)]
-        except AppError:
-            draft = []  # a half-filled form previews the orders already given
+    draft = _odds_draft(page["summary"]["ruleset"], form)
     view = page["view"]
     side = view.get("you", {}).get("side")
     if page["summary"]["ruleset"] != "team_battle" or side is None:
@@ -466,6 +468,29 @@ async def odds(request: Request, game_id: str) -> Response:
     )
 
 
+def _odds_draft(ruleset: str, form: FormData) -> list[dict[str, Any]]:
+    """The order being drafted, if the form holds one: a half-filled form (or a Dispatch
+    with no move filled in yet) previews only the orders already given."""
+    if not form.get("type"):
+        return []
+    try:
+        draft = _order_body(ruleset, form)
+    except AppError:
+        return []
+    schema = _order_schema(ruleset) or {}
+    member = forms.variants(schema, "type").get(str(draft["type"])) or {}
+    if any(draft.get(name) in (None, [], "") for name in member.get("required", [])):
+        return []
+    return [draft]
+
+
+def _slot_note(slot: Any, lang: str) -> str:
+    if not isinstance(slot, int):
+        return ""
+    label = translator(lang)("slot_n", n=slot)
+    return f" ({label})" if lang == "en" else f"（{label}）"
+
+
 def _odds_model(result: dict[str, Any] | None, side: str, lang: str) -> dict[str, Any] | None:
     if result is None:
         return None
@@ -477,11 +502,11 @@ def _odds_model(result: dict[str, Any] | None, side: str, lang: str) -> dict[str
         bars.append(
             {
                 "label": views.side_name(s, lang),
-                "now": result["now"][s],
-                "max": result["max_morale"][s],
-                "expected": result["expected_morale"][s],
+                "now": number_text(result["now"][s]),
+                "max": number_text(result["max_morale"][s]),
+                "expected": number_text(result["expected_morale"][s]),
                 "values": [
-                    {"morale": d["morale"], "percent": round(d["p"] * 100, 1)}
+                    {"morale": number_text(d["morale"]), "percent": number_text(d["p"] * 100)}
                     for d in dist
                     if d["p"] >= 0.001
                 ],
@@ -494,19 +519,17 @@ def _odds_model(result: dict[str, Any] | None, side: str, lang: str) -> dict[str
         "ways": result.get("ways", result["rounds"]),
         "bars": bars,
         "outcomes": [
-            (t("odds_win", side=views.side_name(side, lang)), round(outcomes[side] * 100, 1)),
-            (t("odds_win", side=views.side_name(enemy, lang)), round(outcomes[enemy] * 100, 1)),
-            (t("draw"), round(outcomes["draw"] * 100, 1)),
-            (t("odds_continue"), round(outcomes["continue"] * 100, 1)),
+            (t("odds_win", side=views.side_name(side, lang)), number_text(outcomes[side] * 100)),
+            (t("odds_win", side=views.side_name(enemy, lang)), number_text(outcomes[enemy] * 100)),
+            (t("draw"), number_text(outcomes["draw"] * 100)),
+            (t("odds_continue"), number_text(outcomes["continue"] * 100)),
         ],
         "assumed": [
-            views.order_name("team_battle", o["type"], lang)
-            + (f"({o['slot']})" if isinstance(o.get("slot"), int) else "")
+            views.order_name("team_battle", o["type"], lang) + _slot_note(o.get("slot"), lang)
             for o in result["assumed"]["own"]
         ],
         "assumed_enemy": [
-            views.order_name("team_battle", o["type"], lang)
-            + (f"({o['slot']})" if isinstance(o.get("slot"), int) else "")
+            views.order_name("team_battle", o["type"], lang) + _slot_note(o.get("slot"), lang)
             for o in result["assumed"]["enemy"]
         ],
     }

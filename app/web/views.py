@@ -118,21 +118,56 @@ _PHASES = {
 
 # --- the event feed -----------------------------------------------------------------------
 def feed(page: Mapping[str, Any], lang: str) -> JSON:
+    """The game's events in the order they happened, oldest first, like a forum thread
+    (the box opens scrolled to the newest). On the director's feed, a line only some
+    players saw names them first ("致 张三：你吃了 1 份食物…")."""
+    t = translator(lang)
     events = page["events"]
     tz = page["summary"]["timezone"]
     ruleset = page["summary"]["ruleset"]
     names = page["names"]
-    lines = [
-        {
-            "seq": e["seq"],
-            "at": local_time(e["at"], tz),
-            "kind": e["kind"],
-            "text": describe_event(e["kind"], e["data"], lang, ruleset, names),
-            "private": "public" not in e.get("audience", ["public"]),
-        }
-        for e in events[-FEED_SHOWN:]
-    ]
-    lines.reverse()
+    settings = page.get("settings") or {}
+    sep = ", " if lang == "en" else "、"
+    lines = []
+    for e in events[-FEED_SHOWN:]:
+        audience = e.get("audience", ["public"])
+        text = describe_event(e["kind"], e["data"], lang, ruleset, names, settings)
+        owners = _owners(audience, names, lang)
+        if owners and not (len(owners) == 1 and text.startswith(owners[0])):
+            text = t("private_to", names=sep.join(owners)) + text  # not "致 张三：张三 …"
+        lines.append(
+            {
+                "seq": e["seq"],
+                "at": local_time(e["at"], tz),
+                "kind": e["kind"],
+                "text": text,
+                "private": "public" not in audience,
+            }
+        )
+        if e["kind"] == "hidden_events_revealed" and "audience" not in e:  # not the director's
+            # At the end, what each side was told alone is shown to all, each line with
+            # the side it was for (the revealed events keep their data, not their audience).
+            for hidden in e["data"].get("events") or []:
+                said = describe_event(
+                    str(hidden.get("kind")),
+                    hidden.get("data") or {},
+                    lang,
+                    ruleset,
+                    names,
+                    settings,
+                )
+                owner = side_name((hidden.get("data") or {}).get("side"), lang)
+                if owner and not said.startswith(owner):
+                    said = t("private_to", names=owner) + said
+                lines.append(
+                    {
+                        "seq": e["seq"],
+                        "at": local_time(hidden.get("at") or e["at"], tz),
+                        "kind": str(hidden.get("kind")),
+                        "text": said,
+                        "private": True,
+                    }
+                )
     # The live stream resumes after this: never past the game row the page's state and
     # view came from, else an event committed between the page's reads (a deadline
     # extended) would be neither shown nor streamed, and the page would keep the old one.
@@ -140,6 +175,20 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
     if "event_seq" in page:
         after = min(after, page["event_seq"])
     return {"lines": lines, "after": after}
+
+
+def _owners(audience: list[str], names: Mapping[str, str], lang: str) -> list[str]:
+    """Whom a private line was for (only the director's events carry their audience)."""
+    if "public" in audience:
+        return []
+    out = []
+    for tag in audience:
+        role, _, who = tag.partition(":")
+        if role == "player":
+            out.append(names.get(who, "?"))
+        elif role == "side":
+            out.append(side_name(who, lang))
+    return out
 
 
 # --- team battle --------------------------------------------------------------------------
@@ -251,22 +300,34 @@ def tb_orders(view: Mapping[str, Any], me: str | None, lang: str) -> list[JSON]:
 
 
 def _body_text(body: Mapping[str, Any], lang: str) -> str:
+    """An order's content in words: "第2格", "4、7、8、6、5", "从第3格调 4 到第2格"."""
     t = translator(lang)
+    en = lang == "en"
     parts = []
     for key, value in body.items():
+        if value is None:
+            continue
         if key == "slot":
             parts.append(t("slot_n", n=value))
         elif key == "moves" and isinstance(value, list):
             parts.append(
-                "；".join(f"{m.get('from')}→{m.get('to')} ×{m.get('troops')}" for m in value)
+                ("; " if en else "；").join(
+                    f"{m.get('troops')} from slot {m.get('from')} to slot {m.get('to')}"
+                    if en
+                    else f"从第{m.get('from')}格调 {m.get('troops')} 到第{m.get('to')}格"
+                    for m in value
+                    if isinstance(m, Mapping)
+                )
             )
         elif key == "troops" and isinstance(value, list):
-            parts.append(" / ".join(str(v) for v in value))
+            parts.append((", " if en else "、").join(str(v) for v in value))
+        elif key in ("from_left", "from_right"):
+            parts.append(f"{t(key)} {value}")
         elif key == "order_type":
             parts.append(order_name("team_battle", str(value), lang))
-        else:
-            parts.append(f"{key}: {value}")
-    return "，".join(parts)
+        elif isinstance(value, str | int | float) and not isinstance(value, bool):
+            parts.append(str(value))
+    return (", " if en else "，").join(parts)
 
 
 # --- island -------------------------------------------------------------------------------
@@ -357,13 +418,12 @@ def island_orders(view: Mapping[str, Any], names: Mapping[str, str], lang: str) 
     t = translator(lang)
     out = []
     for order in view.get("orders", []) or []:
-        target = order.get("target")
         out.append(
             {
                 "id": order["id"],
                 "type": order["type"],
                 "name": order_name("island", order["type"], lang),
-                "body": names.get(str(target), "") if target else "",
+                "body": _island_body(order, names, lang),
                 "status": t(f"order_status_{order['status']}"),
                 "note": t("target_moved_note") if order.get("target_moved") else "",
                 "changeable": order["status"] in ("pending", "held"),
@@ -371,6 +431,26 @@ def island_orders(view: Mapping[str, Any], names: Mapping[str, str], lang: str) 
             }
         )
     return out
+
+
+def _island_body(order: Mapping[str, Any], names: Mapping[str, str], lang: str) -> str:
+    """What a standing island order is about: "李四，路线 右", "→ (3,2)"."""
+    t = translator(lang)
+    parts = []
+    if order.get("target"):
+        parts.append(names.get(str(order["target"]), t("player")))
+    if order.get("path"):
+        route = "→".join(t(f"dir_{d}") for d in order["path"] if f"dir_{d}" in _DIR_KEYS)
+        parts.append(f"{t('path')} {route}")
+    if order.get("follow"):
+        parts.append(t("follow"))
+    dest = order.get("dest")
+    if isinstance(dest, list) and len(dest) == 2:
+        parts.append(f"→ ({dest[0]},{dest[1]})")
+    return (", " if lang == "en" else "，").join(parts)
+
+
+_DIR_KEYS = {f"dir_{d}" for d in ("up", "down", "left", "right")}
 
 
 # --- order forms ----------------------------------------------------------------------------
@@ -425,7 +505,7 @@ def _order_tags(ruleset: str, entry: Mapping[str, Any], lang: str) -> list[str]:
 _LABELS = {
     "slot": "slot",
     "troops": "troops",
-    "moves": "move_n",
+    "moves": "moves",
     "from_left": "from_left",
     "from_right": "from_right",
     "order_type": "orders",
@@ -607,8 +687,24 @@ def _island_field(
         ]
         return Field(kind="select", options=options, **base)
     if name == "challenge":
+        # A PK reads as who is in it ("张三 vs 李四"), never as its id.
+        known = {
+            str(ch.get("id")): ch
+            for ch in [*(view.get("challenges") or []), *(view.get("public_challenges") or [])]
+        }
+        sep = ", " if lang == "en" else "、"
+
+        def fight(cid: str) -> str:
+            ch = known.get(cid)
+            if not ch:
+                return t("challenge")
+            return " vs ".join(
+                sep.join(who(p) for p in ch.get(k) or []) or t("none")
+                for k in ("attackers", "defenders")
+            )
+
         ids = sorted({c["challenge"] for c in choices})
-        return Field(kind="select", options=[(c, c) for c in ids], **base)
+        return Field(kind="select", options=[(c, fight(c)) for c in ids], **base)
     if name == "side" and kind == "pk_join":
         return Field(
             kind="select", options=[("attack", t("pk_attack")), ("defend", t("pk_defend"))], **base
