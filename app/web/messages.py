@@ -248,7 +248,10 @@ UI: dict[str, tuple[str, str]] = {
     ),
     "not_started_side": ("你的阵营：{side}", "Your side: {side}"),
     "roster_so_far": ("已在名单上的玩家", "Players on the roster so far"),
-    "signed_out_title": ("你没有登录这局游戏", "You are not signed in to this game"),
+    "signed_out_title": (
+        "你没有以玩家身份登录这局游戏",
+        "You are not signed in as a player of this game",
+    ),
     "signed_out_none": (
         "这台设备（这个浏览器）还没有以玩家身份登录《{title}》。",
         "This device (this browser) is not signed in as a player of “{title}”.",
