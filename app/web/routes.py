@@ -42,7 +42,7 @@ from app.errors import AppError
 from app.models import EventRow, Game
 from app.publish import service as publishing_service
 from app.publish.channels import ADAPTERS
-from app.rules.base import AUDIENCE_PUBLIC, event_visible
+from app.rules.base import player_audience
 from app.rules.registry import all_rulesets, get_ruleset
 from app.rules.team_battle.odds import preview
 from app.services import director as director_service
@@ -509,7 +509,8 @@ async def _my_private_lines(
     session: AsyncSession, game: Game, principal: Principal, after: int, lang: str
 ) -> list[str]:
     """What a step told this player alone (an instant action's outcome: a hunt's result,
-    the new power), in the reader's language: the private events numbered after ``after``."""
+    an explore's find), in the reader's language: the events numbered after ``after`` that
+    are addressed to this player."""
     rows = (
         await session.scalars(
             select(EventRow)
@@ -518,10 +519,11 @@ async def _my_private_lines(
         )
     ).all()
     names = {p.id: p.name for p in await games_service.roster(session, game)}
-    viewer = principal.viewer
+    player = require_player(principal)
+    mine = player_audience(player.id)
     lines = []
     for row in rows:
-        if AUDIENCE_PUBLIC in row.audience or not event_visible(row.audience, None, viewer, False):
+        if mine not in row.audience:  # not public lines, nor the side's ("A submitted…")
             continue
         text = describe_event(row.kind, row.data, lang, game.ruleset, names)
         if text:

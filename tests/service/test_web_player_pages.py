@@ -305,7 +305,7 @@ async def test_an_instant_island_action_shows_its_outcome_where_it_was_taken(
     answer = await post_form(phone, f"/play/{game.id}/orders", {"type": "explore"})
     page = await follow(phone, answer, game)
     assert page.status_code == 200
-    outcome = page.text.split('class="alert ok outcome"')
+    outcome = page.text.split('class="alert outcome"')
     assert len(outcome) == 2, text_of(page)
     told = text_of(outcome[1].split("</div>")[0])
     assert "探索结果" in told  # the explore's own report, from ann's private events
