@@ -300,6 +300,8 @@ async def test_a_team_battle_played_to_a_winner_in_three_browsers(
     # Resolution (dice "high"): A's four single units are annihilated and B wins (TB-60).
     for page in (a, b, d):
         await expect(page.locator("#status .winner")).to_contain_text("乙方")
+    # The game-over page A's ready led to carries no stale "marked ready" (issue 16 item 20).
+    await expect(a.locator(".alert.notice")).to_have_count(0)
     await shots(a, "play-finished-phone")
     await shots(b, "play-finished")
     await shots(d, "director-finished")
