@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -162,6 +163,16 @@ def failure_page(request: Request, error: AppError) -> Response:
             "</p></body></html>"
         )
         return HTMLResponse(body, status_code=error.status)
+
+
+def untranslated(text: str, mark: str, value: str) -> Markup:
+    """``text`` (a catalogue line) with ``mark`` replaced by ``value`` marked
+    ``translate="no"``: user data inside a sentence (a player's name), escaped."""
+    inside = Markup('<span translate="no">{}</span>').format(value)
+    return Markup(inside).join(escape(part) for part in text.split(mark))
+
+
+_NAME = "\u0000name\u0000"  # where a name goes in a line, until it is marked up
 
 
 def see_other(url: str) -> RedirectResponse:
@@ -333,7 +344,9 @@ async def _signed_out(request: Request, game_id: str, reason: str) -> Response:
         page = await load(request, game_id, None, pages_service.spectator_page)
     except AppError as error:
         return error_page(request, error)
-    context = {"title": page["summary"]["title"], "game_id": game_id, "reason": reason}
+    title = str(page["summary"]["title"])
+    none = untranslated(translator(language(request))("signed_out_none", title=_NAME), _NAME, title)
+    context = {"title": title, "game_id": game_id, "reason": reason, "none_line": none}
     return render(request, "signed_out.html", context)
 
 
@@ -396,11 +409,12 @@ async def _player_view(request: Request, game_id: str) -> Response:
     you = view.get("you") or {}
     started = summary["status"] != "setup"
     t = translator(lang)
-    context["you"] = (
-        t("you_play", name=you.get("name"), side=views.side_name(you.get("side"), lang))
+    line = (
+        t("you_play", name=_NAME, side=views.side_name(you.get("side"), lang))
         if ruleset == "team_battle" and you.get("side")
-        else t("you_play_island", name=you.get("name"))
+        else t("you_play_island", name=_NAME)
     )
+    context["you"] = untranslated(line, _NAME, str(you.get("name") or ""))
     context["started"] = started
     if not started:
         context["roster"] = list(page["names"].values())

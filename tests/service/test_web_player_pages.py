@@ -27,6 +27,7 @@ def text_of(page: Response | str) -> str:
     """The visible text of a page (or part of one): no scripts, no tags, entities decoded."""
     body = page if isinstance(page, str) else page.text
     body = re.sub(r"(?s)<(script|style)\b.*?</\1>", " ", body)
+    body = re.sub(r"</?span\b[^>]*>", "", body)  # inline: no space of its own
     body = re.sub(r"(?s)<[^>]+>", " ", body)
     return re.sub(r"\s+", " ", html.unescape(body)).strip()
 
@@ -73,6 +74,7 @@ async def test_a_team_battle_player_who_joins_before_the_start_gets_the_waiting_
     assert page.headers["content-type"].startswith("text/html")
     words = text_of(page)
     assert "你是 张三（甲方）" in words
+    assert '<span translate="no">张三</span>' in page.text  # user data, not to be translated
     assert "游戏还没有开始" in words and "李四" in words
     assert "就绪" not in words  # nothing to be ready for yet
 
