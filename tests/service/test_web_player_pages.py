@@ -32,6 +32,12 @@ def text_of(page: Response | str) -> str:
     return re.sub(r"\s+", " ", html.unescape(body)).strip()
 
 
+def alert(page: Response) -> str:
+    """The text of the page's error box (empty when there is none)."""
+    parts = page.text.split('class="alert error"', 1)
+    return text_of(parts[1].split("</p>")[0].partition(">")[2]) if len(parts) == 2 else ""
+
+
 def english(http: AsyncClient) -> AsyncClient:
     http.cookies.set(LANG_COOKIE, "en")
     return http
@@ -225,6 +231,20 @@ async def test_a_refused_revision_keeps_the_typed_values_in_its_own_form(
     assert re.search(r'name="moves\.0\.from">.*?<option value="2" selected>', form)
     dispatch = [o for o in ok(await game.get("/orders", "a2")) if o["id"] == order["id"]]
     assert dispatch[0]["body"]["moves"] == [{"from": 2, "to": 1, "troops": 2}]
+
+
+async def test_a_refused_withdrawal_or_ready_redirects_to_the_page_with_the_reason(
+    client: AsyncClient, browser: Browser
+) -> None:
+    game = await team_battle(client)
+    phone = await player(game, browser, "a1")
+    answer = await post_form(phone, f"/play/{game.id}/orders/nosuchorder/withdraw")
+    page = await follow(phone, answer, game)
+    assert "找不到该指令" in alert(page)
+    ok(await game.post("/pause", "director"))
+    page = await follow(phone, await post_form(phone, f"/play/{game.id}/ready"), game)
+    assert "暂停" in alert(page) and "已标记为就绪。" not in text_of(page)
+    assert (await game.view("a1"))["sides"]["A"]["ready"] is False
 
 
 async def test_ready_is_not_announced_after_the_phase_changed(
