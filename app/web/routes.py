@@ -153,7 +153,7 @@ def failure_page(request: Request, error: AppError) -> Response:
     try:
         return error_page(request, error)
     except Exception:  # noqa: BLE001 - the last resort must not raise
-        lang = language(request) if LANG_COOKIE in request.cookies else "zh"
+        lang = language(request)
         message = pick(lang, error.message_zh, error.message_en)
         body = (
             f'<!doctype html><html lang="{"en" if lang == "en" else "zh-CN"}">'

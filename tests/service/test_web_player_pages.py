@@ -11,7 +11,7 @@ import pytest
 from httpx import AsyncClient, Response
 
 from app.clock import FakeClock
-from app.web import views
+from app.web import routes, views
 from app.web.flash import FLASH_COOKIE
 from app.web.messages import LANG_COOKIE
 from app.web.security import session_cookie_name
@@ -109,6 +109,22 @@ async def test_an_unexpected_error_on_a_page_is_an_html_page_in_the_readers_lang
     # The API keeps problem+json.
     monkeypatch.setattr("app.services.games.view", broken)
     problem(await game.get("/view", "a1"), 500, "internal_error")
+
+
+async def test_when_even_the_error_page_cannot_render_a_plain_html_page_answers(
+    client: AsyncClient, browser: Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await team_battle(client)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("templates are broken")
+
+    monkeypatch.setattr(routes, "render", broken)
+    page = await browse(browser(), f"/g/{game.id}")
+    assert page.status_code == 500 and page.headers["content-type"].startswith("text/html")
+    assert "出错了" in text_of(page) and "操作未生效" in text_of(page)
+    page = await browse(english(browser()), f"/g/{game.id}")
+    assert "Something went wrong" in text_of(page)
 
 
 async def test_an_unknown_page_or_a_bad_query_is_an_html_page_and_the_api_stays_json(
