@@ -246,7 +246,6 @@ UI: dict[str, tuple[str, str]] = {
         "The game has not started yet. Once the director starts it, your standing and "
         "the orders you can give appear here.",
     ),
-    "not_started_side": ("你的阵营：{side}", "Your side: {side}"),
     "roster_so_far": ("已在名单上的玩家", "Players on the roster so far"),
     "signed_out_title": (
         "你没有以玩家身份登录这局游戏",
@@ -284,11 +283,6 @@ UI: dict[str, tuple[str, str]] = {
     ),
     "outcome": ("结果", "Outcome"),
     "changed_to": ("{label}：{old} → {new}", "{label}: {old} → {new}"),
-    "page_error": (
-        "服务器内部错误，操作未生效。请稍后再试；如果一直出错，请告诉导演。",
-        "Internal error; nothing was changed. Try again later, and tell the director if "
-        "it keeps happening.",
-    ),
     # director
     "director": ("导演台", "Director's console"),
     "director_login": ("导演登录", "Director sign-in"),
