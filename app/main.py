@@ -60,11 +60,35 @@ class Readiness(BaseModel):
     revisions: list[str] = Field(description="The Alembic revisions the database is at.")
 
 
+# What a page says instead of the API's wording (a person reads it, not a client).
+_PAGE_WORDING = {
+    "internal_error": (
+        "服务器内部错误，操作未生效。请稍后再试；如果一直出错，请告诉导演。",
+        "Internal error; nothing was changed. Try again later, and tell the director if "
+        "it keeps happening.",
+    ),
+    "invalid_body": (
+        "地址或表单里的内容有误，操作未生效。",
+        "The address or the form held invalid values; nothing was changed.",
+    ),
+}
+
+
 def _problem_response(
     request: Request, error: AppError, headers: dict[str, str] | None = None
-) -> JSONResponse:
+) -> Response:
     english = prefers_english(request.headers.get("accept-language"))
     request.scope[observability.PROBLEM_CODE] = error.code  # orders refused, by code
+    if web_routes.is_page(request):
+        # A page is read by a person: an HTML error page in the reader's language, never
+        # JSON (the API keeps problem+json).
+        if error.code in _PAGE_WORDING:
+            zh, en = _PAGE_WORDING[error.code]
+            error = AppError(error.status, error.code, zh, en)
+        page = web_routes.failure_page(request, error)
+        for key, value in (headers or {}).items():
+            page.headers[key] = value
+        return page
     return JSONResponse(
         problem(error, english), status_code=error.status, media_type=PROBLEM_JSON, headers=headers
     )
@@ -185,15 +209,15 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     forum_reader.install(app.state.forum_reader)
 
     @app.exception_handler(AppError)
-    async def app_error(request: Request, error: AppError) -> JSONResponse:
+    async def app_error(request: Request, error: AppError) -> Response:
         return _problem_response(request, error)
 
     @app.exception_handler(RuleViolation)
-    async def rule_violation(request: Request, violation: RuleViolation) -> JSONResponse:
+    async def rule_violation(request: Request, violation: RuleViolation) -> Response:
         return _problem_response(request, AppError.from_violation(violation))
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+    async def validation_error(request: Request, error: RequestValidationError) -> Response:
         problems = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()]
         return _problem_response(
             request,
@@ -207,9 +231,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         if error.status_code == 404:
-            failure = AppError(404, "not_found", "没有这个地址。", "No such endpoint.")
+            failure = (
+                AppError(404, "not_found", "找不到该页面或游戏。", "No such page or game.")
+                if web_routes.is_page(request)
+                else AppError(404, "not_found", "没有这个地址。", "No such endpoint.")
+            )
         elif error.status_code == 405:
             failure = AppError(
                 405, "method_not_allowed", "不支持该请求方法。", "Method not allowed."
@@ -225,7 +253,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # keep-alive connection half-open (the client's next request on it was reset).
     app.add_middleware(UnexpectedErrors)
 
-    async def database_error(request: Request, error: Exception) -> JSONResponse:
+    async def database_error(request: Request, error: Exception) -> Response:
         """The database is away (stopped, restarting, unreachable, out of connections):
         a quick 503 the client may retry, not a 500. Anything else is a bug: re-raised
         to the handler of unexpected errors."""

@@ -241,6 +241,50 @@ UI: dict[str, tuple[str, str]] = {
     "error": ("出错了", "Something went wrong"),
     "back": ("返回", "Back"),
     "not_found": ("找不到该页面或游戏。", "No such page or game."),
+    # --- player pages (issue 16) ---
+    "header_phase_day": ("白天", "Daytime"),
+    "not_started": (
+        "游戏还没有开始。导演开始游戏后，这里会显示你的状态和可以下达的指令。",
+        "The game has not started yet. Once the director starts it, your standing and "
+        "the orders you can give appear here.",
+    ),
+    "roster_so_far": ("已在名单上的玩家", "Players on the roster so far"),
+    "signed_out_title": (
+        "你没有以玩家身份登录这局游戏",
+        "You are not signed in as a player of this game",
+    ),
+    "signed_out_none": (
+        "这台设备（这个浏览器）还没有以玩家身份登录《{title}》。",
+        "This device (this browser) is not signed in as a player of “{title}”.",
+    ),
+    "signed_out_ended": (
+        "你在这台设备上的登录已经失效：导演可能让你退出了登录，或把你的位置交给了别人。",
+        "Your sign-in on this device has ended: the director may have signed you out, or "
+        "given your place to someone else.",
+    ),
+    "signed_out_director": (
+        "这台设备登录的是导演身份，不是玩家。",
+        "This device is signed in as the director, not as a player.",
+    ),
+    "signed_out_how": (
+        "要回到游戏，请向导演要一个新的邀请链接，打开后点“确认加入”。",
+        "To get back in, ask the director for a new invite link, open it and press “Join”.",
+    ),
+    "signed_out_console": ("打开导演台", "Open the director's console"),
+    "watch_as_spectator": ("先以观众身份观看", "Watch as a spectator meanwhile"),
+    "spectator_page": ("观众页面", "Spectator page"),
+    "verify_from_player": (
+        "种子已公开：在观众页面核对整局的骰子",
+        "The seed is revealed: check the whole game's dice on the spectator page",
+    ),
+    "read_back": ("先读一遍", "Read back first"),
+    "read_as": ("读作：{echo}", "Read as: {echo}"),
+    "read_nothing_sent": (
+        "只是读了一遍，还没有提交。",
+        "Only read back; nothing was submitted.",
+    ),
+    "outcome": ("结果", "Outcome"),
+    "changed_to": ("{label}：{old} → {new}", "{label}: {old} → {new}"),
     # director
     "director": ("导演台", "Director's console"),
     "director_login": ("导演登录", "Director sign-in"),

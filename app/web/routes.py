@@ -1,14 +1,18 @@
 """The pages: parse the request, authorise, call one service, render a view model.
 
 Every form post that a cookie authenticates checks the CSRF token first. A change that
-succeeds redirects (303) back to its page; one that is refused renders the page again
-with the reason, in the reader's language, and the problem's HTTP status.
+succeeds redirects (303) back to its page. A player's form that is refused redirects too
+(post/redirect/get, app/web/flash.py): the page then shows the reason and what was typed,
+once. A page request that fails anyway gets an HTML error page in the reader's language
+(``failure_page``, installed by app/main.py), never the API's problem+json.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
+import html
 import random
 import re
 from collections.abc import Awaitable, Callable
@@ -18,7 +22,9 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 from pydantic import BaseModel, ValidationError
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import FormData
 
@@ -34,9 +40,10 @@ from app.api.publishing import (
 from app.api.schemas import AddPlayer
 from app.bridge import service as bridge_service
 from app.errors import AppError
-from app.models import Game
+from app.models import EventRow, Game
 from app.publish import service as publishing_service
 from app.publish.channels import ADAPTERS
+from app.rules.base import player_audience
 from app.rules.registry import all_rulesets, get_ruleset
 from app.rules.team_battle.odds import preview
 from app.services import director as director_service
@@ -44,13 +51,16 @@ from app.services import games as games_service
 from app.services import orders as orders_service
 from app.services import pages as pages_service
 from app.services import sessions as sessions_service
+from app.services import text_orders
 from app.services import verify as verify_service
 from app.services.auth import Principal, require_player
 from app.web import forms, views
+from app.web.flash import clear_flash, peek_flash, set_flash
 from app.web.messages import (
     LANG_COOKIE,
     LANGS,
     choose_language,
+    describe_event,
     number_text,
     pick,
     translator,
@@ -125,6 +135,45 @@ def error_page(request: Request, error: AppError) -> HTMLResponse:
         {"message": message, "code": error.code, "rule": error.rule},
         error.status,
     )
+
+
+# Paths that are not pages: the API and the service's own addresses answer problem+json.
+_NOT_PAGES = ("/api/", "/static/", "/healthz", "/readyz", "/metrics", "/openapi", "/docs", "/redoc")
+
+
+def is_page(request: Request) -> bool:
+    """Whether a request is for a page (a person reads the answer) rather than the API."""
+    path = request.url.path
+    return not any(path == p.rstrip("/") or path.startswith(p) for p in _NOT_PAGES)
+
+
+def failure_page(request: Request, error: AppError) -> Response:
+    """The error page for a page request that failed outside its route's own handling (an
+    unexpected exception, an unknown address, a malformed query). It must answer even when
+    rendering itself is what broke: then a plain page in both languages."""
+    try:
+        return error_page(request, error)
+    except Exception:  # noqa: BLE001 - the last resort must not raise
+        lang = language(request)
+        message = pick(lang, error.message_zh, error.message_en)
+        body = (
+            f'<!doctype html><html lang="{"en" if lang == "en" else "zh-CN"}">'
+            '<head><meta charset="utf-8"><title>forumplay</title></head><body>'
+            f"<h1>{'Something went wrong' if lang == 'en' else '出错了'}</h1>"
+            f'<p>{html.escape(message)}</p><p><a href="/">{"Home" if lang == "en" else "首页"}</a>'
+            "</p></body></html>"
+        )
+        return HTMLResponse(body, status_code=error.status)
+
+
+def untranslated(text: str, mark: str, value: str) -> Markup:
+    """``text`` (a catalogue line) with ``mark`` replaced by ``value`` marked
+    ``translate="no"``: user data inside a sentence (a player's name), escaped."""
+    inside = Markup('<span translate="no">{}</span>').format(value)
+    return Markup(inside).join(escape(part) for part in text.split(mark))
+
+
+_NAME = "\u0000name\u0000"  # where a name goes in a line, until it is marked up
 
 
 def see_other(url: str) -> RedirectResponse:
@@ -277,64 +326,167 @@ async def _play_page(
     """The player's page, and what it shows about the forum thread (a link code)."""
     page = await pages_service.player_page(session, game, principal, now)
     page["forum_link"] = await bridge_service.player_link(session, game, principal, now)
+    page["moment"] = _moment(game)
     return page
 
 
-async def _player_view(
-    request: Request, game_id: str, notice: str = "", error: AppError | None = None
-) -> Response:
+def _moment(game: Game) -> str:
+    """Where the game stands (status, phase, round or day): a notice is about the moment
+    it answered, and is not shown once the game has moved on."""
+    state = game.state or {}
+    phase = get_ruleset(game.ruleset).phase(game.state) if game.state is not None else "setup"
+    return f"{game.status}:{phase}:{state.get('round', '')}:{state.get('day', '')}"
+
+
+async def _signed_out(request: Request, game_id: str, reason: str) -> Response:
+    """Why this browser is not a player of the game, and how to get back in. Clears no
+    cookie: a GET must change nothing (a cross-site link can make one)."""
+    try:
+        page = await load(request, game_id, None, pages_service.spectator_page)
+    except AppError as error:
+        return error_page(request, error)
+    title = str(page["summary"]["title"])
+    none = untranslated(translator(language(request))("signed_out_none", title=_NAME), _NAME, title)
+    context = {"title": title, "game_id": game_id, "reason": reason, "none_line": none}
+    return render(request, "signed_out.html", context)
+
+
+def _typed(form: FormData) -> dict[str, Any]:
+    """What a player typed into an order form (to be shown again if it is refused)."""
+    values: dict[str, Any] = {}
+    for key, value in form.multi_items():
+        if key == CSRF_FIELD or not isinstance(value, str):
+            continue
+        if key in values:
+            old = values[key]
+            values[key] = [*old, value] if isinstance(old, list) else [old, value]
+        else:
+            values[key] = value
+    return values
+
+
+def _refill(fields: list[forms.Field], values: dict[str, Any]) -> None:
+    """Put typed values back into a form's fields (names as ``forms.body_from_form`` reads
+    them: ``troops.0`` for a list, ``moves.1.from`` for rows)."""
+    for f in fields:
+        if f.kind == "list":
+            f.value = [str(values.get(f"{f.name}.{i}", "")) for i in range(f.count)]
+        elif f.kind == "rows":
+            rows = []
+            for i in range(f.count):
+                row = {}
+                for c in f.columns:
+                    name = c.name if f.count == 1 else f"{f.name}.{i}.{c.name}"
+                    row[c.name] = str(values.get(name, ""))
+                rows.append(row)
+            f.value = rows
+        elif f.kind == "checkboxes":
+            chosen = values.get(f.name, [])
+            f.value = chosen if isinstance(chosen, list) else [chosen]
+        elif f.kind == "checkbox":
+            f.value = f.name in values
+        elif f.name in values:
+            f.value = values[f.name]
+
+
+async def _player_view(request: Request, game_id: str) -> Response:
     token = session_token_from_cookie(request, game_id)
     if token is None:
-        return see_other(f"/g/{game_id}")
+        return await _signed_out(request, game_id, "none")
     lang = language(request)
     try:
         page = await load(request, game_id, token, _play_page)
     except AppError as failure:
-        if failure.status in (401, 403):
-            response = see_other(f"/g/{game_id}")
-            clear_session_cookie(response, request, game_id)
-            return response
+        if failure.status == 401:
+            return await _signed_out(request, game_id, "ended")
+        if failure.status == 403 and failure.code != "csrf_failed":
+            return await _signed_out(request, game_id, "director")
         return error_page(request, failure)
+    flash = peek_flash(request) or {}
     context = _game_context(page, lang)
     view = page["view"]
-    ruleset = page["summary"]["ruleset"]
-    you = view.get("you", {})
+    summary = page["summary"]
+    ruleset = summary["ruleset"]
+    you = view.get("you") or {}
+    started = summary["status"] != "setup"
     t = translator(lang)
-    context["you"] = (
-        t("you_play", name=you.get("name"), side=views.side_name(you.get("side"), lang))
-        if ruleset == "team_battle"
-        else t("you_play_island", name=you.get("name"))
+    line = (
+        t("you_play", name=_NAME, side=views.side_name(you.get("side"), lang))
+        if ruleset == "team_battle" and you.get("side")
+        else t("you_play_island", name=_NAME)
     )
-    context["forms"] = views.order_forms(
-        ruleset, _order_schema(ruleset), page["available"], page, lang
-    )
-    context["revise_fields"] = {f["type"]: f["fields"] for f in context["forms"] if f["fields"]}
-    if ruleset == "team_battle":
-        context["orders"] = views.tb_orders(view, you.get("side"), lang)
-        context["odds"] = view.get("phase") in ("command", "battle", "response")
-        context["ready"] = view["sides"][you["side"]].get("ready") if you.get("side") else None
+    context["you"] = untranslated(line, _NAME, str(you.get("name") or ""))
+    context["started"] = started
+    if not started:
+        context["roster"] = list(page["names"].values())
+        context["forms"] = []
+        context["revise_fields"] = {}
+        context["orders"] = []
     else:
-        context["orders"] = views.island_orders(view, page["names"], lang)
-        context["stats"] = views.island_stats(view, page["settings"], lang)
+        context["forms"] = views.order_forms(
+            ruleset, _order_schema(ruleset), page["available"], page, lang
+        )
+        context["revise_fields"] = {f["type"]: f["fields"] for f in context["forms"] if f["fields"]}
+        if ruleset == "team_battle":
+            context["orders"] = views.tb_orders(view, you.get("side"), lang)
+            context["odds"] = view.get("phase") in ("command", "battle", "response")
+            sides = view.get("sides") or {}
+            context["ready"] = (sides.get(you.get("side")) or {}).get("ready")
+        else:
+            context["orders"] = views.island_orders(view, page["names"], lang)
+            context["stats"] = views.island_stats(view, page["settings"], lang)
     context["forum_link"] = views.forum_link(page.get("forum_link"), lang)
     context["can_ready"] = (
-        ruleset == "team_battle"
-        and page["summary"]["status"] == "running"
+        started
+        and ruleset == "team_battle"
+        and summary["status"] == "running"
         and view.get("phase") not in ("finished", None)
     )
-    status = 200
-    if error is not None:
+    # What the last form post left (post/redirect/get): shown once, and only while the game
+    # is where it was when the post was answered.
+    current = flash.get("moment") == page.get("moment") and summary["status"] != "finished"
+    typed = flash.get("form") if isinstance(flash.get("form"), dict) else None
+    if flash.get("error") and isinstance(flash["error"], dict):
+        failed = flash["error"]
         context["error"] = {
-            "message": pick(lang, error.message_zh, error.message_en),
-            "rule": error.rule,
+            "message": pick(lang, failed.get("zh"), failed.get("en")),
+            "rule": failed.get("rule") or "",
         }
-        status = error.status
-    if notice:
-        context["notice"] = t(notice) if notice in _NOTICES else ""
-    return render(
-        request, "play.html", {**context, "stream": f"/api/v1/games/{game_id}/stream"}, status
+    if current and flash.get("notice") in _PLAYER_NOTICES:
+        context["notice"] = t(str(flash["notice"]))
+    if current and isinstance(flash.get("lines"), list):
+        context["outcome"] = [str(line) for line in flash["lines"]][:12]
+    if isinstance(flash.get("reading"), str):
+        context["reading"] = flash["reading"]
+    context["typed"] = _apply_typed(context, typed)
+    response = render(
+        request, "play.html", {**context, "stream": f"/api/v1/games/{game_id}/stream"}
     )
+    clear_flash(request, response, f"/play/{game_id}")
+    return response
 
+
+def _apply_typed(context: dict[str, Any], typed: dict[str, Any] | None) -> dict[str, Any]:
+    """Refill the form a refused post came from; say which one it was (the page opens it)."""
+    if not typed:
+        return {}
+    given = typed.get("values")
+    values: dict[str, Any] = given if isinstance(given, dict) else {}
+    action = typed.get("action")
+    kind = str(values.get("type") or "")
+    if action == "order":
+        for f in context["forms"]:
+            if f["type"] == kind:
+                f["fields"] = [copy.copy(x) for x in f["fields"]]
+                _refill(f["fields"], values)
+    elif action == "revise":
+        fields = [copy.copy(x) for x in context["revise_fields"].get(kind, [])]
+        _refill(fields, values)
+        context["revise_typed"] = {"order_id": str(typed.get("order_id") or ""), "fields": fields}
+    return {"action": action, "type": kind, "text": str(values.get("text") or "")}
+
+
+_PLAYER_NOTICES = {"order_saved", "order_revised", "order_withdrawn", "ready_saved"}
 
 _NOTICES = {
     "order_saved",
@@ -349,8 +501,8 @@ _NOTICES = {
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)
-async def play(request: Request, game_id: str, ok: str = "") -> Response:
-    return await _player_view(request, game_id, notice=ok)
+async def play(request: Request, game_id: str) -> Response:
+    return await _player_view(request, game_id)
 
 
 def _order_body(ruleset: str, form: FormData) -> dict[str, Any]:
@@ -368,28 +520,103 @@ def _order_body(ruleset: str, form: FormData) -> dict[str, Any]:
         ) from None
 
 
+async def _my_private_lines(
+    session: AsyncSession, game: Game, principal: Principal, after: int, lang: str
+) -> list[str]:
+    """What a step told this player alone (an instant action's outcome: a hunt's result,
+    an explore's find), in the reader's language: the events numbered after ``after`` that
+    are addressed to this player."""
+    rows = (
+        await session.scalars(
+            select(EventRow)
+            .where(EventRow.game_id == game.id, EventRow.seq > after)
+            .order_by(EventRow.seq)
+        )
+    ).all()
+    names = {p.id: p.name for p in await games_service.roster(session, game)}
+    player = require_player(principal)
+    mine = player_audience(player.id)
+    lines = []
+    for row in rows:
+        if mine not in row.audience:  # not public lines, nor the side's ("A submitted…")
+            continue
+        text = describe_event(row.kind, row.data, lang, game.ruleset, names, game.settings)
+        if text:
+            lines.append(text)
+    return lines[:12]
+
+
+_NUMBERS = ("stamina", "power", "food", "hunger")  # what an island action may change at once
+
+
+def _my_numbers(game: Game, principal: Principal) -> dict[str, Any]:
+    """The player's own island numbers, as their view shows them (nothing for a battle)."""
+    if game.state is None or game.ruleset != "island":
+        return {}
+    seen = get_ruleset(game.ruleset).view(game.state, principal.viewer)
+    return {key: seen.get(key) for key in _NUMBERS if isinstance(seen.get(key), int)}
+
+
+def _changed(was: dict[str, Any], now: dict[str, Any], lang: str) -> list[str]:
+    t = translator(lang)
+    return [
+        t("changed_to", label=t(key), old=was[key], new=now[key])
+        for key in _NUMBERS
+        if key in was and key in now and was[key] != now[key]
+    ]
+
+
 async def _player_action(
     request: Request,
     game_id: str,
     do: Callable[[AsyncSession, Game, Principal, FormData], Awaitable[Any]],
     notice: str,
+    action: str = "order",
+    order_id: str = "",
 ) -> Response:
+    """Every player form post ends in a redirect to the player's page (post/redirect/get):
+    a refusal carries its reason and what was typed; a success its notice and outcome."""
+    page = f"/play/{game_id}"
     token = session_token_from_cookie(request, game_id)
     if token is None:
-        return see_other(f"/g/{game_id}")
+        return see_other(page)
+    lang = language(request)
+    typed: dict[str, Any] = {}
+    moment = ""
     try:
         form = await posted(request)
+        typed = _typed(form)
 
-        async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        async def act_on(session: AsyncSession, game: Game, principal: Principal) -> Any:
+            nonlocal moment
             require_player(principal)
-            return await do(session, game, principal, form)
+            before = game.event_seq
+            was = _my_numbers(game, principal)
+            result = await do(session, game, principal, form)
+            moment = _moment(game)  # where the answer leaves the game (a ready may end a phase)
+            lines = await _my_private_lines(session, game, principal, before, lang)
+            return result, lines + _changed(was, _my_numbers(game, principal), lang)
 
-        await act(request, game_id, token, action)
+        result, lines = await act(request, game_id, token, act_on)
     except AppError as error:
-        if error.code == "csrf_failed" or error.status in (401,):
+        if error.code == "csrf_failed":
             return error_page(request, error)
-        return await _player_view(request, game_id, error=error)
-    return see_other(f"/play/{game_id}?ok={notice}")
+        response = see_other(page)
+        if error.status != 401:  # signed out: the page says why, nothing to keep
+            flash: dict[str, Any] = {
+                "error": {"zh": error.message_zh, "en": error.message_en, "rule": error.rule},
+                "form": {"action": action, "order_id": order_id, "values": typed},
+            }
+            set_flash(response, request, page, flash)
+        return response
+    shown: list[str] = []
+    echo = result.get("echo") if isinstance(result, dict) else None
+    if isinstance(echo, str) and echo:
+        shown.append(translator(lang)("read_as", echo=echo))
+    shown.extend(lines)
+    response = see_other(page)
+    set_flash(response, request, page, {"notice": notice, "lines": shown, "moment": moment})
+    return response
 
 
 @router.post("/play/{game_id}/orders")
@@ -404,7 +631,8 @@ async def submit_order(request: Request, game_id: str) -> Response:
 @router.post("/play/{game_id}/orders/text")
 async def submit_text_order(request: Request, game_id: str) -> Response:
     """An order written in words, read by the game's own grammar (as POST /orders reads
-    ``{"text": …}``), then submitted like any other."""
+    ``{"text": …}``), then submitted like any other; the page reads back how it was
+    understood."""
 
     async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
         body = {"text": str(form.get("text") or "")}
@@ -413,7 +641,41 @@ async def submit_text_order(request: Request, game_id: str) -> Response:
             session, game, principal, body, now(request), english
         )
 
-    return await _player_action(request, game_id, do, "order_saved")
+    return await _player_action(request, game_id, do, "order_saved", action="text")
+
+
+@router.post("/play/{game_id}/orders/read")
+async def read_text_order(request: Request, game_id: str) -> Response:
+    """ "Read back first": how the words read (the parser of ``POST /orders/parse``),
+    submitting nothing; the page shows the reading above the text, kept as typed."""
+    page = f"/play/{game_id}"
+    token = session_token_from_cookie(request, game_id)
+    if token is None:
+        return see_other(page)
+    english = language(request) == "en"
+    text = ""
+    try:
+        form = await posted(request)
+        text = str(form.get("text") or "")
+
+        async def reading(session: AsyncSession, game: Game, principal: Principal) -> Any:
+            return await text_orders.parse(session, game, principal, text, english)
+
+        parsed = await transact_game(request, game_id, token, reading, lock=False)
+    except AppError as error:
+        if error.code == "csrf_failed":
+            return error_page(request, error)
+        response = see_other(page)
+        if error.status != 401:
+            failed = {"zh": error.message_zh, "en": error.message_en, "rule": error.rule}
+            typed = {"action": "text", "values": {"text": text}}
+            set_flash(response, request, page, {"error": failed, "form": typed})
+        return response
+    response = see_other(page)
+    read = translator(language(request))("read_as", echo=parsed["echo"])
+    typed = {"action": "text", "values": {"text": text}}
+    set_flash(response, request, page, {"reading": read, "form": typed})
+    return response
 
 
 @router.post("/play/{game_id}/orders/{order_id}/revise")
@@ -424,7 +686,9 @@ async def revise_order(request: Request, game_id: str, order_id: str) -> Respons
             session, game, principal, order_id, body, now(request)
         )
 
-    return await _player_action(request, game_id, do, "order_revised")
+    return await _player_action(
+        request, game_id, do, "order_revised", action="revise", order_id=order_id
+    )
 
 
 @router.post("/play/{game_id}/orders/{order_id}/withdraw")
@@ -432,7 +696,7 @@ async def withdraw_order(request: Request, game_id: str, order_id: str) -> Respo
     async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
         return await orders_service.withdraw_order(session, game, principal, order_id, now(request))
 
-    return await _player_action(request, game_id, do, "order_withdrawn")
+    return await _player_action(request, game_id, do, "order_withdrawn", action="withdraw")
 
 
 @router.post("/play/{game_id}/ready")
@@ -440,7 +704,7 @@ async def ready(request: Request, game_id: str) -> Response:
     async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
         return await orders_service.mark_ready(session, game, principal, now(request))
 
-    return await _player_action(request, game_id, do, "ready_saved")
+    return await _player_action(request, game_id, do, "ready_saved", action="ready")
 
 
 @router.post("/play/{game_id}/odds", response_class=HTMLResponse)

@@ -75,7 +75,9 @@ def header(page: Mapping[str, Any], lang: str) -> JSON:
     if window:
         bits.append(t(window))
     elif phase and summary["status"] != "finished":
-        bits.append(t(f"phase_{phase}") if f"phase_{phase}" in _PHASES else str(phase))
+        # The island's phase is the daytime ("Day 2 · Daytime", not "Day 2 · Day").
+        key = "header_phase_day" if phase == "day" else f"phase_{phase}"
+        bits.append(t(key) if f"phase_{phase}" in _PHASES else str(phase))
     winner = view.get("winner")
     return {
         "id": summary["id"],

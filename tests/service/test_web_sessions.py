@@ -70,9 +70,10 @@ async def test_only_the_director_makes_invites(client: AsyncClient) -> None:
 
 async def test_the_player_page_needs_a_session(client: AsyncClient, browser: Browser) -> None:
     game = await team_battle(client)
+    # No session: a page that says so and how to get in, not silently the spectator page.
     stranger = await browse(browser(), f"/play/{game.id}")
-    assert stranger.status_code == 303
-    assert stranger.headers["location"] == f"/g/{game.id}"
+    assert stranger.status_code == 200
+    assert "新的邀请链接" in stranger.text and "b1" not in stranger.text
 
     phone = browser()
     await join(phone, await invite(game, "b1"))
@@ -80,11 +81,12 @@ async def test_the_player_page_needs_a_session(client: AsyncClient, browser: Bro
     assert page.status_code == 200
     assert "b1" in page.text
 
-    # A forged cookie is nobody: back to the public page, and the cookie is cleared.
+    # A forged cookie is nobody: told the sign-in has ended; a GET clears no cookie.
     forged = browser()
     forged.cookies.set(session_cookie_name(game.id), "fps_forged")
     answer = await browse(forged, f"/play/{game.id}")
-    assert answer.status_code == 303 and answer.headers["location"] == f"/g/{game.id}"
+    assert answer.status_code == 200 and "登录已经失效" in answer.text
+    assert session_cookie(answer, game.id) is None
 
 
 async def test_cookie_changes_need_the_csrf_token(client: AsyncClient, browser: Browser) -> None:
@@ -134,7 +136,8 @@ async def test_replacing_a_player_ends_the_old_token_and_sessions(
     problem(await game.get("/view", "a1"), 401, "unauthorized")
     old_api = await old_phone.get(f"/api/v1/games/{game.id}/view")
     problem(old_api, 401, "unauthorized")
-    assert (await browse(old_phone, f"/play/{game.id}")).status_code == 303
+    signed_out = await browse(old_phone, f"/play/{game.id}")
+    assert signed_out.status_code == 200 and "登录已经失效" in signed_out.text
 
     # The new player takes the seat with its history.
     game.players["a1"]["token"] = replaced["token"]
@@ -178,7 +181,8 @@ async def test_the_director_signs_a_player_out_everywhere(
     revoked = ok(await game.post(f"/players/{pid}/revoke-sessions", "director"))
     assert revoked["revoked_sessions"] == 2
     for device in (phone, tablet):
-        assert (await browse(device, f"/play/{game.id}")).status_code == 303
+        page = await browse(device, f"/play/{game.id}")
+        assert page.status_code == 200 and "登录已经失效" in page.text
     # The token itself still works: revoking sessions is not replacing the player.
     assert (await game.view("b1"))["you"]["name"] == "b1"
 

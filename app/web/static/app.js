@@ -56,6 +56,12 @@
         if (!editing) { window.location.replace(window.location.href); return; }
       }
       document.querySelectorAll(".alert.notice").forEach((el) => el.remove());
+      // An action's outcome stays while the game is where it was; a new phase or day
+      // (the status line changed) makes it old news.
+      const where = (root) => ((root.querySelector("#status .meta") || {}).textContent || "").trim();
+      if (where(doc) !== where(document)) {
+        document.querySelectorAll(".alert.outcome").forEach((el) => el.remove());
+      }
       doc.querySelectorAll("[data-live][id]").forEach((fresh) => {
         const old = document.getElementById(fresh.id);
         if (!old) return;
