@@ -623,24 +623,24 @@ CHANNEL_KINDS: dict[str, tuple[str, str]] = {
 }
 CHANNEL_HELP: dict[str, tuple[str, str]] = {
     "webhook": (
-        "按 Standard Webhooks 签名的 POST；密钥形如 whsec_…",
-        "A POST signed per Standard Webhooks; the secret looks like whsec_…",
+        "按 Standard Webhooks 签名的 POST 请求；密钥形如 `whsec_…`",
+        "A POST signed per Standard Webhooks; the secret looks like `whsec_…`",
     ),
     "misago": (
-        "机器人账号需设为版主；填帖子编号（thread_id）或版块编号（category_id，首帖开新帖）。",
+        "机器人账号需设为版主；填帖子编号，或版块编号（首帖开新帖）。",
         "Make the bot account a moderator; give the thread's id, or a category's to open one.",
     ),
     "discourse": (
-        "管理 → API → 新建密钥（单用户、topics: write）；填主题编号或分类编号。",
-        "Admin → API → New key (single user, topics: write); a topic id or a category id.",
+        "管理 → API → 新建密钥（单用户、权限 `topics: write`）；填主题编号或分类编号。",
+        "Admin → API → New key (single user, `topics: write`); a topic id or a category id.",
     ),
     "discord": (
-        "频道设置 → 整合 → Webhooks → 复制 Webhook 地址（地址即密钥）。",
+        "频道设置 → 整合 → Webhook → 复制 Webhook 地址（地址即密钥）。",
         "Channel settings → Integrations → Webhooks → Copy Webhook URL (the URL is the secret).",
     ),
     "telegram": (
-        "用 @BotFather 建机器人并拉进群；chat_id 形如 -100… 或 @频道名。",
-        "Make a bot with @BotFather and add it to the chat; chat_id is -100… or @channel.",
+        "用 `@BotFather` 建机器人并拉进群；群组编号形如 `-100…` 或 `@频道名`。",
+        "Make a bot with `@BotFather` and add it to the chat; the chat id is `-100…` or `@channel`.",
     ),
     "onebot": (
         "OneBot v11 实现（NapCat、LLOneBot 等）的 HTTP API 地址和群号。",
@@ -664,10 +664,10 @@ CONFIG_LABELS: dict[str, tuple[str, str]] = {
     "topic_id": ("主题编号", "Topic id"),
     "webhook_url": ("Webhook 地址", "Webhook URL"),
     "bot_token": ("机器人令牌", "Bot token"),
-    "chat_id": ("chat_id", "chat_id"),
+    "chat_id": ("群组编号（`chat_id`）", "Chat id (`chat_id`)"),
     "api_base": ("API 地址（可选）", "API address (optional)"),
     "message_thread_id": ("话题编号（可选）", "Topic id (optional)"),
-    "access_token": ("access_token（可选）", "access_token (optional)"),
+    "access_token": ("访问令牌（`access_token`，可选）", "Access token (`access_token`, optional)"),
     "group_id": ("群号", "Group number"),
 }
 
@@ -810,7 +810,7 @@ SETTING_HELP: dict[str, tuple[str, str]] = {
         "TB-21, TB-22, TB-32, TB-49).",
     ),
     "double_band_lower_rounding": (
-        "区间 d/2 – d 的下限：向上取整 ⌈d/2⌉ 或向下取整 ⌊d/2⌋。",
+        "“半数至全数”区间的下限：半数向上取整或向下取整。",
         "The lower bound of the band d/2 – d: ⌈d/2⌉ (up) or ⌊d/2⌋ (down).",
     ),
     "halving_rounding": (
@@ -829,12 +829,12 @@ SETTING_HELP: dict[str, tuple[str, str]] = {
         "halving is (TB-27).",
     ),
     "quarter_band_rounding": (
-        "区间 1 – 兵力/4 的上限：max(1, ⌊兵力/4⌋)（向下）或 ⌈兵力/4⌉（向上）（另见 TB-32、TB-49）。",
+        "“1 至兵力四分之一”区间的上限：兵力 ÷ 4 向下取整（至少为 1）或向上取整（另见 TB-32、TB-49）。",
         "The band 1 – troops/4 tops out at max(1, ⌊troops/4⌋) (down) or ⌈troops/4⌉ (up) "
         "(also TB-32, TB-49).",
     ),
     "damage_overflow": (
-        "超出对方单位剩余兵力的伤害：作废，或在穿透时（h ≥ 2l）计入本单位的穿透（TB-23）。",
+        "超出对方单位剩余兵力的伤害：作废，或在穿透时（己方兵力不少于对方两倍）计入本单位的穿透（TB-23）。",
         "Damage beyond the lower unit's troops is lost, or added to the striking unit's "
         "penetration when it penetrates, h ≥ 2l (TB-23).",
     ),
@@ -848,12 +848,12 @@ SETTING_HELP: dict[str, tuple[str, str]] = {
         "Morale gained is capped at maximum morale (after summing).",
     ),
     "tier1_morale_thirds": (
-        "一阶指令需要士气 ≥ 最大士气 × n/3。",
-        "Tier 1 orders need morale ≥ max morale × n/3.",
+        "一阶指令需要士气 ≥ 最大士气 × 此数 ÷ 3。",
+        "Tier 1 orders need morale ≥ max morale × this ÷ 3.",
     ),
     "tier2_morale_thirds": (
-        "二阶指令需要士气 ≥ 最大士气 × n/3。",
-        "Tier 2 orders need morale ≥ max morale × n/3.",
+        "二阶指令需要士气 ≥ 最大士气 × 此数 ÷ 3。",
+        "Tier 2 orders need morale ≥ max morale × this ÷ 3.",
     ),
     "recheck_morale_at_close": (
         "士气门槛在提交时检查，阶段结束时再查一次（不满足的指令作废）。",
@@ -1107,7 +1107,10 @@ TOOL_HELP: dict[str, tuple[str, str]] = {
         "Make a player ill: stamina, max stamina and power halve.",
     ),
     "cure": ("治愈玩家的疾病。", "Cure a player's illness."),
-    "move_player": ("把玩家放到某一格（x、y 从 1 起）。", "Put a player on a cell (x, y from 1)."),
+    "move_player": (
+        "把玩家放到某一格（列、行都从 1 数起）。",
+        "Put a player on a cell (column and row from 1).",
+    ),
     "forbid_flee": (
         "禁止（或允许）在某场 PK 或剧情中逃跑。",
         "Forbid (or allow) fleeing a PK or a story.",

@@ -1045,7 +1045,7 @@ def publishing_console(
             {
                 "kind": kind,
                 "label": pick(lang, *CHANNEL_KINDS[kind]),
-                "help": pick(lang, *CHANNEL_HELP[kind]),
+                "help": marked(pick(lang, *CHANNEL_HELP[kind])),
                 "fields": _config_fields(kind, schema, secret, lang),
             }
             for kind, (schema, secret) in channel_schemas.items()
@@ -1238,6 +1238,19 @@ def markdown_preview(source: str) -> Markup:
     return Markup("").join(html)
 
 
+def marked(text: str) -> Markup:
+    """A help text or label whose `backticked` parts are machine text the director types
+    as it is (a key's prefix, a field's name): those in ``<code translate="no">``."""
+    parts = text.split("`")
+    out = Markup("")
+    for i, part in enumerate(parts):
+        if i % 2:
+            out += Markup('<code translate="no">') + escape(part) + Markup("</code>")
+        else:
+            out += escape(part)
+    return out
+
+
 def _channel_entry(
     channel: Mapping[str, Any],
     lang: str,
@@ -1248,7 +1261,7 @@ def _channel_entry(
     secret = set(channel_schemas.get(channel["kind"], ({}, ()))[1])
     config = [
         (
-            pick(lang, *CONFIG_LABELS.get(key, (key, key))),
+            marked(pick(lang, *CONFIG_LABELS.get(key, (key, key)))),
             t("secret_set") if key in secret else str(value),
         )
         for key, value in channel["config"].items()
@@ -1270,7 +1283,7 @@ def _config_fields(
     are password inputs, never filled in."""
     fields = []
     for name, prop, required in properties(schema, schema):
-        label = pick(lang, *CONFIG_LABELS.get(name, (name, name)))
+        label = marked(pick(lang, *CONFIG_LABELS.get(name, (name, name))))
         numeric = prop.get("type") == "integer"
         fields.append(
             Field(

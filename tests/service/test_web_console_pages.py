@@ -244,6 +244,8 @@ async def test_the_island_console_says_what_ran_and_runs_to_midnight(
     page = await console(laptop, game)
     assert "立即运行下一个计时：20:00 的野兽检定" in text_of(page)
     assert "结算到下一个 24:00" in text_of(page)
+    tools = text_of(section(page, "tools"))
+    assert "把玩家放到某一格" in tools and "Put a player" not in tools  # tool help in Chinese
 
     await act(laptop, f"/director/{game.id}/advance", {"confirm": "1"})
     page = await console(laptop, game)
@@ -339,10 +341,11 @@ async def test_the_review_queue_approves_all_and_previews_each_post_collapsed(
     assert review.count('<details class="post-body">') == len(waiting)
     assert '<details class="post-body" open' not in review
     preview = re.search(
-        r'<div class="preview"[^>]*>(.*?)</div>\s*<div class="formats">', review, re.S
+        r'<div class="preview"[^>]*>(.*?)</div>\s*<div translate="no">', review, re.S
     )
-    assert preview and "<strong>" in preview.group(1) or "<h" in preview.group(1)
-    assert "**" not in text_of(preview.group(1)) if preview else True
+    assert preview, review[:3000]
+    assert "<strong>" in preview.group(1) and "<table" in preview.group(1)
+    assert "**" not in text_of(preview.group(1)) and "|---|" not in preview.group(1)
 
     ids = re.findall(r'name="post_id" value="([^"]+)"', review)
     await act(laptop, f"/director/{game.id}/posts/approve-all", {"post_id": ids})
