@@ -424,6 +424,13 @@ async def test_a_player_link_never_touches_the_directors_session(
     assert laptop.cookies.get(f"fp_s_{game.id}")
     assert laptop.cookies.get(f"fp_d_{game.id}") == cookie
     assert "导演台" in await console(laptop, game)
+    # The API reads the player's session, or the director's when the console asks for it
+    # (its live stream: ?as=director).
+    as_player = ok(await laptop.get(f"/api/v1/games/{game.id}/view"))
+    as_director = ok(await laptop.get(f"/api/v1/games/{game.id}/view?as=director"))
+    assert as_player["you"]["role"] == "player"
+    assert as_director["you"]["role"] == "director"
+    assert "stream?as=director" in await console(laptop, game)
 
 
 async def test_signing_out_of_the_console_is_a_post_and_clears_only_the_directors_cookie(
