@@ -346,9 +346,9 @@ UI: dict[str, tuple[str, str]] = {
     "audit_start": ("开始游戏", "Started the game"),
     "audit_pause": ("暂停游戏", "Paused the game"),
     "audit_resume": ("继续游戏", "Resumed the game"),
-    "audit_advance": ("立即结束当前阶段：运行了{what}", "Closed the phase now: ran {what}"),
+    "audit_advance": ("立即结束当前阶段，运行了：{what}", "Closed the phase now: ran {what}"),
     "audit_advance_to_midnight": (
-        "结算到 24:00：依次运行了{what}",
+        "结算到 24:00，依次运行了：{what}",
         "Ran to 24:00: {what}, in order",
     ),
     "audit_extend": ("截止时间延长 {n} 分钟", "Extended the deadline by {n} minutes"),
@@ -399,6 +399,10 @@ UI: dict[str, tuple[str, str]] = {
         "立即运行下一个计时：{what}。不可撤销。",
         "Runs the next timer now: {what}. Cannot be undone.",
     ),
+    "advance_hint_untimed": (
+        "这个阶段不限时：立即结束它。不可撤销。",
+        "This phase has no time limit: closes it now. Cannot be undone.",
+    ),
     "start_hint": (
         "开始后不能再添加玩家，也不能更改设置。",
         "Once started, no player can be added and no setting changed.",
@@ -408,9 +412,9 @@ UI: dict[str, tuple[str, str]] = {
         "请先勾选确认框：此操作不可撤销。",
         "Tick the confirmation box first: this cannot be undone.",
     ),
-    "notice_ran": ("已运行{what}。", "Ran {what}."),
+    "notice_ran": ("已运行：{what}。", "Ran {what}."),
     "notice_ran_to_midnight": (
-        "已结算到 24:00：依次运行了{what}。",
+        "已结算到 24:00，依次运行了：{what}。",
         "Ran to 24:00: {what}, in order.",
     ),
     "notice_started": ("游戏已开始。", "The game has started."),

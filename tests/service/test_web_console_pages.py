@@ -86,7 +86,7 @@ async def test_the_audit_log_reads_as_sentences_with_names_in_both_languages(
     zh = text_of(section(await console(laptop, game), "audit"))
     for line in ("添加玩家 张三", "论坛名 zs", "添加玩家 李四", "开始游戏", "修改发帖设置"):
         assert line in zh, zh
-    assert "立即结束当前阶段：运行了部署阶段的截止" in zh, zh
+    assert "立即结束当前阶段，运行了：部署阶段的截止" in zh, zh
     assert f"批准帖子「{first['title']}」" in zh, zh
     assert not PY_DICT.search(zh), zh
     for code in ("add_player", "approve_post", "player_id", "forum_name", "advance", "timer"):
@@ -249,13 +249,13 @@ async def test_the_island_console_says_what_ran_and_runs_to_midnight(
 
     await act(laptop, f"/director/{game.id}/advance", {"confirm": "1"})
     page = await console(laptop, game)
-    assert notice(page) == "已运行20:00 的野兽检定。", notice(page)
+    assert notice(page) == "已运行：20:00 的野兽检定。", notice(page)
     assert "第 1 天" in text_of(section(page, "status"))
 
     await act(laptop, f"/director/{game.id}/advance-to-midnight", {"confirm": "1"})
     page = await console(laptop, game)
     said = notice(page)
-    assert said.startswith("已结算到 24:00：依次运行了21:00 的野兽检定"), said
+    assert said.startswith("已结算到 24:00，依次运行了：21:00 的野兽检定"), said
     assert said.endswith("23:00 的野兽检定、24:00 结算。"), said
     assert "第 2 天" in text_of(section(page, "status"))
     # Shown once: the next look has no stale notice.
