@@ -463,6 +463,7 @@ UI: dict[str, tuple[str, str]] = {
     ),
     "show_post": ("展开帖子", "Show the post"),
     "copy_token": ("复制令牌", "Copy the token"),
+    "console_link": ("导演台地址（用令牌登录）", "The console's address (sign in with the token)"),
     "copy_link": ("复制链接", "Copy the link"),
     "token_shown_already": (
         "导演令牌只显示一次，已经显示过了。本浏览器仍已登录导演台；令牌丢失时，无法找回。",

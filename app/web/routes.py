@@ -685,11 +685,15 @@ async def create_game(request: Request) -> Response:
     except (ValueError, UnicodeDecodeError) as problem:
         field = str(problem)
         label = SETTING_LABELS.get(field)
-        message = (
-            {"zh": f"填写有误：{label[0]}", "en": f"Please check: {label[1]}"}
-            if label
-            else {"zh": f"填写有误：{problem}", "en": f"Please check: {problem}"}
-        )
+        if label and views.is_duration(field):
+            message = {
+                "zh": f"填写有误：{label[0]}须为大于 0 的数（或留空表示不限时）",
+                "en": f"Please check: {label[1]} must be a number above 0 (or empty: no limit)",
+            }
+        elif label:
+            message = {"zh": f"填写有误：{label[0]}", "en": f"Please check: {label[1]}"}
+        else:
+            message = {"zh": f"填写有误：{problem}", "en": f"Please check: {problem}"}
         return _refused_new(request, form, ruleset, message)
     title_in = str(form.get("title") or "").strip()
     timezone = str(form.get("timezone") or "").strip() or None

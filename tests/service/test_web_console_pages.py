@@ -443,3 +443,24 @@ async def test_signing_out_of_the_console_is_a_post_and_clears_only_the_director
     cleared = [h for h in out.headers.get_list("set-cookie") if h.startswith(f"fp_d_{game.id}=")]
     assert cleared and ("Max-Age=0" in cleared[0] or "expires" in cleared[0].lower())
     assert not any(h.startswith(f"fp_s_{game.id}=") for h in out.headers.get_list("set-cookie"))
+
+
+async def test_a_phase_length_below_zero_is_refused_with_its_reason(
+    client: AsyncClient, browser: Browser
+) -> None:
+    laptop = browser()
+    await browse(laptop, "/director/new")
+    form = {
+        "ruleset": "team_battle",
+        "title": "负数局",
+        "present.deployment_seconds": "1",
+        "deployment_seconds": "-3",
+        "deployment_seconds.unit": "60",
+    }
+    refused = await post_form(laptop, "/director/new", form)
+    assert refused.status_code == 303
+    assert refused.headers["location"].startswith("/director/new")
+    page = await browse(laptop, refused.headers["location"])
+    assert alert(page.text) == "填写有误：部署阶段时长须为大于 0 的数（或留空表示不限时）"
+    assert re.search(r'name="deployment_seconds"[^>]*value="-3"', page.text)
+    assert 'value="负数局"' in page.text
