@@ -952,7 +952,7 @@ async def _director_action(
     notice: Notice | None = None,
     anchor: str | Callable[[FormData], str] = "",
     form_id: str | Callable[[FormData], str] = "",
-    confirm: bool = False,
+    confirm: bool | Callable[[FormData], bool] = False,
 ) -> Response:
     """Run one director action and redirect back to the console (``#anchor``: the section
     to return to). ``notice`` says what was done, in each language; ``show`` puts the
@@ -968,7 +968,8 @@ async def _director_action(
     target = _console_path(game_id) + (f"#{section}" if section else "")
     typed_id = form_id(form) if callable(form_id) else form_id
     try:
-        if confirm and form.get("confirm") != "1":
+        needed = confirm(form) if callable(confirm) else confirm
+        if needed and form.get("confirm") != "1":
             raise _confirm_needed()
 
         async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
@@ -1126,7 +1127,18 @@ async def director_tool(request: Request, game_id: str) -> Response:
     def anchor(form: FormData) -> str:
         return "stories" if form.get("action") == "resolve_story" else "tools"
 
-    return await _director_action(request, game_id, do, notice=said, anchor=anchor, form_id=form_id)
+    def irreversible(form: FormData) -> bool:
+        return str(form.get("action") or "") in views.IRREVERSIBLE_TOOLS
+
+    return await _director_action(
+        request,
+        game_id,
+        do,
+        notice=said,
+        anchor=anchor,
+        form_id=form_id,
+        confirm=irreversible,
+    )
 
 
 # --- the console's publishing: forum names, the review queue, channels, settings ---------------

@@ -812,6 +812,10 @@ def ran_text(advanced: Mapping[str, Any], lang: str) -> str:
 
 
 # --- director tools -------------------------------------------------------------------------
+# Tools that cannot be undone: their forms have a confirmation box the server requires.
+IRREVERSIBLE_TOOLS = frozenset({"kill_player", "end_game"})
+
+
 def tool_forms(
     ruleset: str, schema: Mapping[str, Any] | None, page: Mapping[str, Any], lang: str
 ) -> list[JSON]:
@@ -866,6 +870,7 @@ def tool_forms(
                 "rule": rule_of(member.get("description")),
                 "help": pick(lang, *TOOL_HELP[action]) if action in TOOL_HELP else "",
                 "fields": fields,
+                "confirm": action in IRREVERSIBLE_TOOLS,
             }
         )
     return out

@@ -464,3 +464,21 @@ async def test_a_phase_length_below_zero_is_refused_with_its_reason(
     assert alert(page.text) == "填写有误：部署阶段时长须为大于 0 的数（或留空表示不限时）"
     assert re.search(r'name="deployment_seconds"[^>]*value="-3"', page.text)
     assert 'value="负数局"' in page.text
+
+
+async def test_ending_an_island_game_from_the_tools_needs_the_confirmation_box(
+    client: AsyncClient, browser: Browser, clock: FakeClock
+) -> None:
+    game = await island_game(client, clock, ISLANDERS, settings=quiet_overrides())
+    laptop = await director(browser, game)
+    tools = section(await console(laptop, game), "tools")
+    end_form = re.search(
+        r'<form[^>]*/tool">(?:(?!</form>).)*value="end_game".*?</form>', tools, re.S
+    )
+    assert end_form and 'name="confirm"' in end_form.group(0)
+    await act(laptop, f"/director/{game.id}/tool", {"action": "end_game"})
+    assert "请先勾选确认框" in alert(await console(laptop, game))
+    assert (await game.summary())["status"] == "running"
+    await act(laptop, f"/director/{game.id}/tool", {"action": "end_game", "confirm": "1"})
+    assert notice(await console(laptop, game)) == "已执行：结束游戏。"
+    assert (await game.summary())["status"] == "finished"
