@@ -648,6 +648,7 @@ def audit_lines(
     ``posts``/``channels``: id -> title/name of those the console still knows."""
     t = translator(lang)
     posts, channels, items = posts or {}, channels or {}, items or {}
+    colon = ": " if lang == "en" else "："
 
     def player(pid: Any) -> str:
         return names.get(str(pid), t("audit_someone")) if pid else t("audit_someone")
@@ -687,19 +688,15 @@ def audit_lines(
         if action == "set_publishing":
             bits = []
             if "review" in data:
-                bits.append(t("review") + "：" + t(f"review_{data['review']}"))
+                bits.append(t("review") + colon + t(f"review_{data['review']}"))
             if "auto_publish_after_seconds" in data:
                 secs = data["auto_publish_after_seconds"]
                 bits.append(
-                    t("auto_publish") + "：" + (minutes_text(secs) if secs else t("audit_off"))
+                    t("auto_publish") + colon + (minutes_text(secs) if secs else t("audit_off"))
                 )
             if "language" in data:
-                bits.append(t("post_language") + "：" + t(f"lang_{data['language']}"))
-            return (
-                t("audit_set_publishing")
-                + ("：" if lang != "en" else ": ")
-                + t("list_sep").join(bits)
-            )
+                bits.append(t("post_language") + colon + t(f"lang_{data['language']}"))
+            return t("audit_set_publishing") + colon + t("list_sep").join(bits)
         if action in ("set_reminders", "set_tally"):
             offsets = data.get("before_seconds") or []
             if not offsets:
@@ -747,6 +744,10 @@ def audit_lines(
             ):
                 continue
             label = t(_LABELS[key]) if key in _LABELS else ""
+            if key == "side":
+                label = ""  # "乙方" / "Side B" says it
+            elif key == "to":
+                label = t("position")
             if key in ("player", "player_id", "target"):
                 shown = player(value)
             elif key == "side":
@@ -765,7 +766,7 @@ def audit_lines(
                 continue
             bits.append(f"{label} {shown}" if label else shown)
         name = pick(lang, *TOOL_NAMES[action])
-        return name + (("：" if lang != "en" else ": ") + t("list_sep").join(bits) if bits else "")
+        return name + (colon + t("list_sep").join(bits) if bits else "")
 
     out = []
     for a in reversed(audit):

@@ -482,3 +482,17 @@ async def test_ending_an_island_game_from_the_tools_needs_the_confirmation_box(
     await act(laptop, f"/director/{game.id}/tool", {"action": "end_game", "confirm": "1"})
     assert notice(await console(laptop, game)) == "已执行：结束游戏。"
     assert (await game.summary())["status"] == "finished"
+
+
+async def test_the_audit_log_names_a_tools_fields_as_its_form_does(
+    client: AsyncClient, browser: Browser
+) -> None:
+    game = await team_battle(client)
+    laptop = await director(browser, game)
+    await act(
+        laptop, f"/director/{game.id}/tool", {"action": "set_morale", "side": "B", "morale": "7"}
+    )
+    zh = text_of(section(await console(laptop, game), "audit"))
+    assert "设置士气：乙方、士气 7" in zh, zh
+    en = text_of(section(await console(laptop, game, "en"), "audit"))
+    assert "Set morale: Side B, Morale 7" in en, en
