@@ -559,13 +559,14 @@ def _problem(error: AppError) -> dict[str, Any]:
 
 
 def _typed(form: FormData, form_id: str) -> dict[str, Any]:
-    """What a refused form held, to fill it in again (never the CSRF token or secrets)."""
+    """What a refused form held, to fill it in again (never the CSRF token, the admin token
+    or a channel's config, which may hold secrets)."""
     values: dict[str, Any] = {}
     for key, value in form.multi_items():
         if not isinstance(value, str) or key in ("csrf", "confirm", "admin_token"):
             continue
-        if key.startswith("config.") and "secret" in key:
-            continue
+        if key.startswith("config."):
+            continue  # a channel's config may hold secrets: never in a cookie
         if key in values:
             values[key] = (
                 [*values[key], value] if isinstance(values[key], list) else [values[key], value]

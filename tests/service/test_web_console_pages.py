@@ -5,6 +5,7 @@ without JavaScript, the token shown once by a GET, deleting a game, the review q
 
 from __future__ import annotations
 
+import base64
 import html
 import re
 from typing import Any
@@ -496,3 +497,23 @@ async def test_the_audit_log_names_a_tools_fields_as_its_form_does(
     assert "设置士气：乙方、士气 7" in zh, zh
     en = text_of(section(await console(laptop, game, "en"), "audit"))
     assert "Set morale: Side B, Morale 7" in en, en
+
+
+async def test_a_refused_channel_keeps_its_name_but_never_its_secrets(
+    client: AsyncClient, browser: Browser
+) -> None:
+    game = await team_battle(client)
+    laptop = await director(browser, game)
+    secret = "pa55-that-must-never-leak"
+    form = {"kind": "misago", "name": "机器人", "config.misago.password": secret}
+    refused = await act(laptop, f"/director/{game.id}/channels", form)  # no address: refused
+    flash = laptop.cookies.get("fp_flash", path=f"/director/{game.id}") or ""
+    assert (
+        flash and secret not in base64.urlsafe_b64decode(flash + "=" * (-len(flash) % 4)).decode()
+    )
+    page = await browse(laptop, refused.headers["location"])
+    assert alert(page.text) and secret not in page.text
+    assert (
+        'id="channel-name" type="text" name="name" maxlength="100" required value="机器人"'
+        in page.text
+    )
