@@ -636,29 +636,6 @@ def _refused_new(
     return response
 
 
-def _durations_in(form: FormData, schema: dict[str, Any]) -> FormData:
-    """Phase lengths are typed in minutes or hours (``<name>`` and ``<name>.unit``); the
-    settings keep seconds, as the API does. Empty: no time limit."""
-    names = [n for n, _, _ in forms.properties(schema, schema) if views.is_duration(n)]
-    items = [(k, v) for k, v in form.multi_items() if k not in names]
-    for name in names:
-        if f"present.{name}" not in form:
-            continue
-        raw = str(form.get(name) or "").strip()
-        unit = 3600 if str(form.get(f"{name}.unit") or "") == "3600" else 60
-        if raw == "":
-            items.append((name, "null"))
-            continue
-        try:
-            amount = float(raw)
-        except ValueError:
-            raise ValueError(f"{name}") from None
-        if not amount > 0 or amount == float("inf"):
-            raise ValueError(f"{name}")
-        items.append((name, str(round(amount * unit))))
-    return FormData(items)
-
-
 @router.post("/director/new")
 async def create_game(request: Request) -> Response:
     lang = language(request)
@@ -675,7 +652,7 @@ async def create_game(request: Request) -> Response:
     schema = _settings_schema(ruleset)
     try:
         settings = forms.settings_from_form(
-            _durations_in(form, schema), schema, _settings_defaults(ruleset)
+            views.durations_in(form, schema), schema, _settings_defaults(ruleset)
         )
         scenario_text: str | None = None
         upload = form.get("scenario")

@@ -15,6 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from markupsafe import Markup, escape
+from starlette.datastructures import FormData
 
 from app.rules.base import JSON
 from app.web.forms import Field, properties, resolve, rule_of, variants
@@ -891,6 +892,30 @@ def duration_value(seconds: Any) -> tuple[str, str]:
     if seconds % 3600 == 0:
         return f"{seconds / 3600:g}", "3600"
     return f"{seconds / 60:g}", "60"
+
+
+def durations_in(form: FormData, schema: Mapping[str, Any]) -> FormData:
+    """The form with its phase lengths in seconds, as the settings keep them: a browser
+    sends ``<name>`` (minutes or hours) and ``<name>.unit`` (60 or 3600); empty is no time
+    limit. A length that is not a number above 0 raises ValueError naming the setting."""
+    names = [n for n, _, _ in properties(schema, schema) if is_duration(n)]
+    items = [(k, v) for k, v in form.multi_items() if k not in names]
+    for name in names:
+        if f"present.{name}" not in form:
+            continue
+        raw = str(form.get(name) or "").strip()
+        unit = 3600 if str(form.get(f"{name}.unit") or "") == "3600" else 60
+        if raw == "":
+            items.append((name, "null"))
+            continue
+        try:
+            amount = float(raw)
+        except ValueError:
+            raise ValueError(name) from None
+        if not 0 < amount < float("inf"):
+            raise ValueError(name)
+        items.append((name, str(round(amount * unit))))
+    return FormData(items)
 
 
 def settings_fields(
