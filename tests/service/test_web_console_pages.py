@@ -277,6 +277,10 @@ async def test_irreversible_director_actions_need_the_confirmation_box(
     start_form = re.search(r'<form[^>]*action="[^"]*/start".*?</form>', page, re.S)
     assert start_form and 'name="confirm"' in start_form.group(0)
     assert "required" in start_form.group(0)
+    # With JavaScript, the button waits for the box too (director pages only).
+    script = re.search(r'<script src="(/static/console\.js\?v=\w+)"', page)
+    assert script and (await browse(laptop, script.group(1))).status_code == 200
+    assert "console.js" not in (await browse(laptop, f"/g/{game.id}")).text
 
     await act(laptop, f"/director/{game.id}/start")
     page = await console(laptop, game)
