@@ -18,7 +18,13 @@ from app.models import Game
 from app.services import idempotency
 from app.services.auth import SESSION_PREFIX, Principal, could_be_id, principal_for
 from app.services.games import load_game
-from app.web.security import CSRF_HEADER, SAFE_METHODS, check_csrf, session_token_from_cookie
+from app.web.security import (
+    CSRF_HEADER,
+    SAFE_METHODS,
+    check_csrf,
+    director_token_from_cookie,
+    session_token_from_cookie,
+)
 
 _bearer = HTTPBearer(auto_error=False, description="A director, player or admin token.")
 
@@ -34,7 +40,14 @@ def bearer_token(
     game_id = request.path_params.get("game_id")
     if not isinstance(game_id, str):
         return None
-    cookie = session_token_from_cookie(request, game_id)
+    # A browser may hold both a player's and the director's session of one game; the
+    # console asks for the director's (its stream: ``?as=director``).
+    player = session_token_from_cookie(request, game_id)
+    director = director_token_from_cookie(request, game_id)
+    if request.query_params.get("as") == "director":
+        cookie = director or player
+    else:
+        cookie = player or director
     if cookie is None or not cookie.startswith(SESSION_PREFIX):
         return None
     if request.method not in SAFE_METHODS:

@@ -31,6 +31,17 @@ async def advance(request: Request, game_id: str, token: Token) -> JSONResponse:
     return await run_game(request, game_id, token, action)
 
 
+@router.post("/advance-to-midnight", response_model=Advanced, responses=GAME_ACTION)
+async def advance_to_midnight(request: Request, game_id: str, token: Token) -> JSONResponse:
+    """Island: run every pending timer up to and including the next 24:00, in order
+    (``advanced.timers`` lists them); 409 for a game without a 24:00."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await director_service.advance_to_midnight(session, game, principal, now(request))
+
+    return await run_game(request, game_id, token, action)
+
+
 @router.post("/pause", response_model=GameSummary, responses=GAME_ACTION)
 async def pause(request: Request, game_id: str, token: Token) -> JSONResponse:
     """Stop all of the game's clocks (remaining time is kept)."""

@@ -15,6 +15,7 @@ from app.api.responses import (
     VIEW_MODELS,
     CreatedGame,
     CreatedPlayer,
+    DeletedGame,
     Event,
     GameSummary,
     Verification,
@@ -82,6 +83,17 @@ async def get_game(request: Request, game_id: str, token: Token) -> JSONResponse
         return await games_service.summary(session, game)
 
     return await run_game(request, game_id, None, action, lock=False)
+
+
+@router.delete("/games/{game_id}", response_model=DeletedGame, responses=GAME_ACTION)
+async def delete_game(request: Request, game_id: str, token: Token) -> JSONResponse:
+    """Delete the game and everything of it, in any state (its director only; there is no
+    undo). Afterwards every address of the game answers 404."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await games_service.delete_game(session, game, principal, now(request))
+
+    return await run_game(request, game_id, token, action)
 
 
 @router.post(

@@ -172,6 +172,14 @@ class Verification(BaseModel):
     mismatches: list[dict[str, Any]]
 
 
+class DeletedGame(BaseModel):
+    """A game deleted by its director: nothing of it is left to read."""
+
+    id: str
+    title: str
+    deleted: bool
+
+
 class Advanced(BaseModel):
     advanced: dict[str, Any] = Field(description="The timer run early, or the phase closed.")
     game: GameSummary

@@ -65,17 +65,61 @@ async def advance(
     deadline is set, ask the ruleset to close the phase."""
     require_director(principal)
     _require_live(game)
-    timers = [t for t in await pending_timers(session, game) if is_game_timer(t)]
-    ordered = sorted(timers, key=lambda t: (t.due_at is None, t.due_at or now, t.id))
+    ordered = await _game_timers(session, game, now)
     if ordered:
         timer = ordered[0]
+        ran: dict[str, Any] = {"timer": _timer_ran(timer)}  # before it runs (and is renewed)
         await fire_timer(session, game, timer, now, DIRECTOR)
-        ran: dict[str, Any] = {"timer": {"kind": timer.kind, "key": timer.key}}
     else:
         await run_step(session, game, STEP_DIRECTOR, DIRECTOR, {"action": "close_phase"}, now)
         ran = {"action": "close_phase"}
     audit(session, game, principal, "advance", ran, now)
     return {"advanced": ran, "game": await summary(session, game)}
+
+
+def _timer_ran(timer: Timer) -> dict[str, Any]:
+    """What a director's console says of a timer it ran: its kind, key and data (the
+    phase or the local time and date it stood for)."""
+    return {"kind": timer.kind, "key": timer.key, "data": dict(timer.data or {})}
+
+
+async def _game_timers(session: AsyncSession, game: Game, now: datetime) -> list[Timer]:
+    """The game's own pending timers, in the order they would run."""
+    timers = [t for t in await pending_timers(session, game) if is_game_timer(t)]
+    return sorted(timers, key=lambda t: (t.due_at is None, t.due_at or now, t.id))
+
+
+MIDNIGHT_KIND = "midnight"
+MAX_TIMERS_TO_MIDNIGHT = 100
+
+
+async def advance_to_midnight(
+    session: AsyncSession, game: Game, principal: Principal, now: datetime
+) -> dict[str, Any]:
+    """Run every pending timer of the game up to and including its next midnight (the
+    island's 24:00), in order, as if the clock had reached it. A game with no midnight
+    timer (Team Battle) is refused; one that ends on the way stops there."""
+    require_director(principal)
+    _require_live(game)
+    if not any(t.kind == MIDNIGHT_KIND for t in await _game_timers(session, game, now)):
+        raise conflict(
+            "no_midnight",
+            "这局游戏没有待运行的 24:00 结算。",
+            "This game has no 24:00 settlement to run.",
+        )
+    ran: list[dict[str, Any]] = []
+    for _ in range(MAX_TIMERS_TO_MIDNIGHT):
+        ordered = await _game_timers(session, game, now)
+        if not ordered or game.status == "finished":
+            break
+        timer = ordered[0]
+        ran.append(_timer_ran(timer))  # before it runs: a step may renew it for the next day
+        # The run is one step per timer, each the same as the clock reaching it.
+        await fire_timer(session, game, timer, now, DIRECTOR)
+        if ran[-1]["kind"] == MIDNIGHT_KIND:
+            break
+    audit(session, game, principal, "advance_to_midnight", {"timers": ran}, now)
+    return {"advanced": {"timers": ran}, "game": await summary(session, game)}
 
 
 async def pause(

@@ -9,7 +9,7 @@ from typing import Annotated, Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -351,6 +351,19 @@ async def start_game(
     await run_step(session, game, STEP_START, DIRECTOR, {}, now)
     audit(session, game, principal, "start", {}, now)
     return await summary(session, game)
+
+
+async def delete_game(
+    session: AsyncSession, game: Game, principal: Principal, now: datetime
+) -> dict[str, Any]:
+    """Delete a game and everything of it (players, orders, events, timers, sessions,
+    posts, channels, the audit log: every table cascades from ``games``). Its director
+    only, in any state; nothing of it can be read afterwards, so there is no audit row."""
+    require_director(principal)
+    game_id, title = game.id, game.title
+    session.expunge(game)
+    await session.execute(delete(Game).where(Game.id == game_id))
+    return {"id": game_id, "title": title, "deleted": True}
 
 
 async def deadline_info(session: AsyncSession, game: Game) -> dict[str, Any]:

@@ -370,6 +370,168 @@ UI: dict[str, tuple[str, str]] = {
         "The player's user name on the forum: reminders name them (@name on Misago, Discourse).",
     ),
     "forum_name_saved": ("论坛名已保存。", "Forum name saved."),
+    # --- the director's console (issue 16) ---
+    "list_sep": ("、", ", "),
+    "audit_paren": ("（{text}）", " ({text})"),
+    "audit_by_director": ("导演", "director"),
+    "audit_by_admin": ("管理员", "admin"),
+    "audit_someone": ("某位玩家", "a player"),
+    "audit_a_post": ("一个帖子", "a post"),
+    "audit_a_channel": ("一个已移除的频道", "a removed channel"),
+    "audit_yes": ("是", "yes"),
+    "audit_no": ("否", "no"),
+    "audit_off": ("关闭", "off"),
+    "audit_other": ("其他导演操作", "another director action"),
+    "audit_forum_is": ("论坛名 {name}", "forum name {name}"),
+    "audit_add_player": ("添加玩家 {name}", "Added player {name}"),
+    "audit_invite": ("为 {name} 生成邀请链接", "Made an invite link for {name}"),
+    "audit_revoke_sessions": ("注销 {name} 的所有登录", "Signed {name} out everywhere"),
+    "audit_replace_player": ("替换玩家 {name}（旧令牌失效）", "Replaced {name} (old token void)"),
+    "audit_set_forum_name": ("{name} 的论坛名改为 {forum}", "Set {name}'s forum name to {forum}"),
+    "audit_clear_forum_name": ("清除 {name} 的论坛名", "Cleared {name}'s forum name"),
+    "audit_start": ("开始游戏", "Started the game"),
+    "audit_pause": ("暂停游戏", "Paused the game"),
+    "audit_resume": ("继续游戏", "Resumed the game"),
+    "audit_advance": ("立即结束当前阶段，运行了：{what}", "Closed the phase now: ran {what}"),
+    "audit_advance_to_midnight": (
+        "结算到 24:00，依次运行了：{what}",
+        "Ran to 24:00: {what}, in order",
+    ),
+    "audit_extend": ("截止时间延长 {n} 分钟", "Extended the deadline by {n} minutes"),
+    "audit_new_deadline": ("新截止时间 {at}", "now due {at}"),
+    "audit_set_publishing": ("修改发帖设置", "Changed the publishing settings"),
+    "audit_set_reminders": (
+        "截止提醒：截止前 {times} 分钟，发到{where}",
+        "Deadline reminders: {times} minutes before, to {where}",
+    ),
+    "audit_set_reminders_off": ("关闭截止提醒", "Turned deadline reminders off"),
+    "audit_set_tally": (
+        "统计帖：截止前 {times} 分钟，发到{where}",
+        "Tallies: {times} minutes before, to {where}",
+    ),
+    "audit_set_tally_off": ("关闭统计帖", "Turned tallies off"),
+    "audit_post_tally": ("发布统计帖「{post}」", "Posted the tally “{post}”"),
+    "audit_add_channel": ("添加频道 {name}（{kind}）", "Added the channel {name} ({kind})"),
+    "audit_remove_channel": ("移除频道 {name}", "Removed the channel {name}"),
+    "audit_edit_post": ("编辑帖子「{post}」", "Edited the post “{post}”"),
+    "audit_approve_post": ("批准帖子「{post}」", "Approved the post “{post}”"),
+    "audit_approve_all": (
+        "批准全部待审帖子（{n} 帖）",
+        "Approved every post awaiting review ({n})",
+    ),
+    "audit_discard_post": ("弃用帖子「{post}」", "Discarded the post “{post}”"),
+    "audit_discard_deliveries": (
+        "放弃帖子「{post}」的失败投递",
+        "Gave up the failed deliveries of “{post}”",
+    ),
+    "audit_retry_post": ("重新发送帖子「{post}」", "Sent “{post}” again"),
+    "audit_mark_posted": ("登记帖子「{post}」的链接", "Recorded the link of “{post}”"),
+    "audit_set_forum": ("设置论坛帖子下令", "Set up orders from the forum thread"),
+    "ran_monster_check": ("{time} 的野兽检定", "the {time} beast check"),
+    "ran_midnight": ("24:00 结算", "the 24:00 settlement"),
+    "ran_pk": ("一场 PK 的结算", "a PK's resolution"),
+    "ran_phase": ("第 {n} 回合{phase}的截止", "the close of round {n}'s {phase}"),
+    "ran_phase_only": ("{phase}的截止", "the close of the {phase}"),
+    "ran_timer": ("一个计时", "a timer"),
+    "ran_nothing": ("没有要运行的计时", "no timer"),
+    "ran_close_phase": ("结束当前阶段", "the close of the current phase"),
+    "advance_to_midnight": ("结算到下一个 24:00", "Run to the next 24:00"),
+    "advance_to_midnight_hint": (
+        "依次运行到下一个 24:00 为止的全部计时（野兽检定、PK 与 24:00 结算），如同时间已到。不可撤销。",
+        "Runs every timer up to and including the next 24:00 (beast checks, PKs, the 24:00 "
+        "settlement), in order, as if the time had come. Cannot be undone.",
+    ),
+    "advance_hint": (
+        "立即运行下一个计时：{what}。不可撤销。",
+        "Runs the next timer now: {what}. Cannot be undone.",
+    ),
+    "advance_hint_untimed": (
+        "这个阶段不限时：立即结束它。不可撤销。",
+        "This phase has no time limit: closes it now. Cannot be undone.",
+    ),
+    "start_hint": (
+        "开始后不能再添加玩家，也不能更改设置。",
+        "Once started, no player can be added and no setting changed.",
+    ),
+    "confirm_check": ("我确认，此操作不可撤销", "I am sure: this cannot be undone"),
+    "confirm_needed": (
+        "请先勾选确认框：此操作不可撤销。",
+        "Tick the confirmation box first: this cannot be undone.",
+    ),
+    "notice_ran": ("已运行：{what}。", "Ran {what}."),
+    "notice_ran_to_midnight": (
+        "已结算到 24:00，依次运行了：{what}。",
+        "Ran to 24:00: {what}, in order.",
+    ),
+    "notice_started": ("游戏已开始。", "The game has started."),
+    "notice_paused": ("游戏已暂停，所有计时停止。", "The game is paused; every clock has stopped."),
+    "notice_resumed": ("游戏已继续，计时恢复。", "The game goes on; the clocks run again."),
+    "notice_extended": (
+        "截止时间已延长 {n} 分钟，新截止时间 {at}。",
+        "The deadline is {n} minutes later: now {at}.",
+    ),
+    "notice_extended_paused": (
+        "截止时间已延长 {n} 分钟（游戏暂停中）。",
+        "The deadline is {n} minutes later (the game is paused).",
+    ),
+    "notice_tool": ("已执行：{what}。", "Done: {what}."),
+    "notice_story": ("剧情已结算。", "The story is resolved."),
+    "notice_approved": (
+        "已批准「{title}」，开始发布。",
+        "Approved “{title}”: it is being published.",
+    ),
+    "notice_approved_all": (
+        "已批准全部 {n} 个待审帖子，按顺序发布。",
+        "Approved all {n} posts awaiting review; they go out in order.",
+    ),
+    "notice_none_to_approve": ("没有待审的帖子。", "No post is awaiting review."),
+    "notice_discarded": ("已弃用「{title}」。", "Discarded “{title}”."),
+    "notice_gave_up": (
+        "已放弃「{title}」的失败投递。",
+        "Gave up the failed deliveries of “{title}”.",
+    ),
+    "notice_retried": ("「{title}」将重新发送。", "“{title}” will be sent again."),
+    "notice_edited": ("「{title}」已保存。", "“{title}” is saved."),
+    "notice_marked": ("已登记「{title}」的链接。", "Recorded the link of “{title}”."),
+    "notice_channel_removed": ("频道「{name}」已移除。", "The channel “{name}” is removed."),
+    "notice_channel_added": ("频道「{name}」已添加。", "The channel “{name}” is added."),
+    "notice_forum_name": ("{name} 的论坛名已保存。", "{name}'s forum name is saved."),
+    "notice_logged_in": ("已登录导演台。", "Signed in to the console."),
+    "approve_all": ("全部批准（{n} 帖）", "Approve all ({n})"),
+    "approve_all_hint": (
+        "按顺序批准并发布下面所有待审帖子。",
+        "Approves and publishes every post below, in order.",
+    ),
+    "preview": ("预览", "Preview"),
+    "preview_hint": (
+        "读者看到的样子（纯文本版本）",
+        "As a reader sees it (the plain-text version)",
+    ),
+    "show_post": ("展开帖子", "Show the post"),
+    "copy_token": ("复制令牌", "Copy the token"),
+    "console_link": ("导演台地址（用令牌登录）", "The console's address (sign in with the token)"),
+    "copy_link": ("复制链接", "Copy the link"),
+    "token_shown_already": (
+        "导演令牌只显示一次，已经显示过了。本浏览器仍已登录导演台；令牌丢失时，无法找回。",
+        "The director token is shown once, and it has been. This browser is still signed in "
+        "to the console; a lost token cannot be shown again.",
+    ),
+    "delete_game": ("删除游戏", "Delete the game"),
+    "delete_game_hint": (
+        "删除这局游戏的全部内容：玩家、指令、记录、帖子与频道。所有链接随即失效，无法恢复。",
+        "Deletes everything of this game: players, orders, the record, posts and channels. "
+        "Every link stops working; nothing can bring it back.",
+    ),
+    "game_deleted": ("游戏「{title}」已删除。", "The game “{title}” is deleted."),
+    "minutes_unit": ("分钟", "minutes"),
+    "hours_unit": ("小时", "hours"),
+    "no_limit": ("不限时", "no time limit"),
+    "admin_token_label": ("管理员令牌", "Admin token"),
+    "duration_unit": ("时长单位", "unit"),
+    "duration_hint": (
+        "留空表示不限时，由导演手动结束阶段。",
+        "Leave empty for no time limit (the director closes the phase).",
+    ),
     # publishing
     "publishing": ("发帖", "Publishing"),
     "review_queue": ("待审帖子", "Posts awaiting review"),
@@ -512,24 +674,24 @@ CHANNEL_KINDS: dict[str, tuple[str, str]] = {
 }
 CHANNEL_HELP: dict[str, tuple[str, str]] = {
     "webhook": (
-        "按 Standard Webhooks 签名的 POST；密钥形如 whsec_…",
-        "A POST signed per Standard Webhooks; the secret looks like whsec_…",
+        "按 Standard Webhooks 签名的 POST 请求；密钥形如 `whsec_…`",
+        "A POST signed per Standard Webhooks; the secret looks like `whsec_…`",
     ),
     "misago": (
-        "机器人账号需设为版主；填帖子编号（thread_id）或版块编号（category_id，首帖开新帖）。",
+        "机器人账号需设为版主；填帖子编号，或版块编号（首帖开新帖）。",
         "Make the bot account a moderator; give the thread's id, or a category's to open one.",
     ),
     "discourse": (
-        "管理 → API → 新建密钥（单用户、topics: write）；填主题编号或分类编号。",
-        "Admin → API → New key (single user, topics: write); a topic id or a category id.",
+        "管理 → API → 新建密钥（单用户、权限 `topics: write`）；填主题编号或分类编号。",
+        "Admin → API → New key (single user, `topics: write`); a topic id or a category id.",
     ),
     "discord": (
-        "频道设置 → 整合 → Webhooks → 复制 Webhook 地址（地址即密钥）。",
+        "频道设置 → 整合 → Webhook → 复制 Webhook 地址（地址即密钥）。",
         "Channel settings → Integrations → Webhooks → Copy Webhook URL (the URL is the secret).",
     ),
     "telegram": (
-        "用 @BotFather 建机器人并拉进群；chat_id 形如 -100… 或 @频道名。",
-        "Make a bot with @BotFather and add it to the chat; chat_id is -100… or @channel.",
+        "用 `@BotFather` 建机器人并拉进群；群组编号形如 `-100…` 或 `@频道名`。",
+        "Make a bot with `@BotFather` and add it to the chat; the chat id is `-100…` or `@channel`.",
     ),
     "onebot": (
         "OneBot v11 实现（NapCat、LLOneBot 等）的 HTTP API 地址和群号。",
@@ -553,10 +715,10 @@ CONFIG_LABELS: dict[str, tuple[str, str]] = {
     "topic_id": ("主题编号", "Topic id"),
     "webhook_url": ("Webhook 地址", "Webhook URL"),
     "bot_token": ("机器人令牌", "Bot token"),
-    "chat_id": ("chat_id", "chat_id"),
+    "chat_id": ("群组编号（`chat_id`）", "Chat id (`chat_id`)"),
     "api_base": ("API 地址（可选）", "API address (optional)"),
     "message_thread_id": ("话题编号（可选）", "Topic id (optional)"),
-    "access_token": ("access_token（可选）", "access_token (optional)"),
+    "access_token": ("访问令牌（`access_token`，可选）", "Access token (`access_token`, optional)"),
     "group_id": ("群号", "Group number"),
 }
 
@@ -565,10 +727,10 @@ CONFIG_LABELS: dict[str, tuple[str, str]] = {
 SETTING_LABELS: dict[str, tuple[str, str]] = {
     "slots": ("每方格子数", "Slots per side"),
     "troops": ("各方总兵力", "Troops per side"),
-    "deployment_seconds": ("部署阶段时长（秒）", "Deployment phase (seconds)"),
-    "command_seconds": ("统御阶段时长（秒）", "Command phase (seconds)"),
-    "battle_seconds": ("战斗阶段时长（秒）", "Battle phase (seconds)"),
-    "response_seconds": ("响应阶段时长（秒）", "Response window (seconds)"),
+    "deployment_seconds": ("部署阶段时长", "Deployment phase"),
+    "command_seconds": ("统御阶段时长", "Command phase"),
+    "battle_seconds": ("战斗阶段时长", "Battle phase"),
+    "response_seconds": ("响应阶段时长", "Response window"),
     "early_close_when_ready": ("双方就绪即提前结束阶段", "Close a phase early when all are ready"),
     "enabled_orders": ("启用的指令", "Orders in play"),
     "commander_only": ("只允许指挥官下指令", "Only the commander gives orders"),
@@ -641,6 +803,318 @@ SETTING_LABELS: dict[str, tuple[str, str]] = {
     "assassinate_cost": ("暗杀体力", "Assassinate cost"),
     "guard_cost": ("提防体力", "Guard cost"),
     "eat_cost": ("进食体力", "Eat cost"),
+    "pk_window_minutes": ("PK 响应时间（分钟）", "PK answer time (minutes)"),
+    "monster_check_times": ("野兽袭击时刻", "Beast attack times"),
+    "terrains": ("地形", "Terrains"),
+    "cells": ("各格地形", "Cells"),
+    "start_positions": ("起始位置", "Start positions"),
+    "monster_kinds": ("野兽种类", "Beast kinds"),
+    "monsters": ("常驻野兽", "Resident beasts"),
+    "items": ("物品", "Items"),
+    "starting_inventory": ("初始物品", "Starting items"),
+    "stories": ("剧情", "Stories"),
+}
+
+# The create form's help under each setting (the rule ID is shown beside the label), and
+# the words for each choice a setting offers.
+SETTING_HELP: dict[str, tuple[str, str]] = {
+    "slots": ("每方并排的格子数。", "How many slots stand side by side for each side."),
+    "troops": (
+        "导演为每方设定的总兵力（甲方、乙方）。",
+        "Each side's troop total, set by the director.",
+    ),
+    "deployment_seconds": ("部署阶段的时长。", "How long the deployment phase lasts."),
+    "command_seconds": ("统御阶段的时长。", "How long the command phase lasts."),
+    "battle_seconds": ("战斗阶段的时长。", "How long the battle phase lasts."),
+    "response_seconds": (
+        "战斗阶段之后响应阶段的时长。",
+        "How long the response window after the battle phase lasts.",
+    ),
+    "response_window": (
+        "战斗阶段后开放响应阶段，可在其中下额外撤退（TB-41）和追杀（TB-45）；关闭则没有响应阶段，两者都不能下，回合立即结算。",
+        "After the battle phase a response window opens for the extra Retreat (TB-41) and "
+        "Pursuit (TB-45); when off there is none, so neither can be given and the round "
+        "resolves at once.",
+    ),
+    "early_close_when_ready": (
+        "所有阵营都就绪后，阶段提前结束。",
+        "A phase closes early once every side is ready.",
+    ),
+    "enabled_orders": (
+        "导演可增减指令；未启用的指令会被拒绝。",
+        "The director may add or remove orders; an order not in play is refused.",
+    ),
+    "commander_only": (
+        "只有本方指定的指挥官（导演工具“指定指挥官”）可以提交、修改、撤回指令或就绪；未指定时任何成员都可以。",
+        "Only the side's commander (set with the director tool) may submit, revise, withdraw "
+        "or ready; without one, any member may.",
+    ),
+    "missing_deployment": (
+        "部署阶段结束时仍未部署的一方：兵力尽量平均分到各格（余数给靠左的格子），或直接判负（双方都未部署则平局）。规则未写明。",
+        "A side that has not deployed when the phase closes: its troops are spread as evenly "
+        "as possible (the left slots take the remainder), or it loses (both missing: a draw). "
+        "The rules are silent.",
+    ),
+    "dice": (
+        "每个伤害区间取随机值，或固定取下限 / 上限（TB-20、TB-21、TB-22、TB-32、TB-49）。",
+        "Every damage band gives a random roll, or always its lower / upper bound (TB-20, "
+        "TB-21, TB-22, TB-32, TB-49).",
+    ),
+    "double_band_lower_rounding": (
+        "“半数至全数”区间的下限：半数向上取整或向下取整。",
+        "The lower bound of the band d/2 – d: ⌈d/2⌉ (up) or ⌊d/2⌋ (down).",
+    ),
+    "halving_rounding": (
+        "坚守减半后的单位伤害如何取整。",
+        "How a unit damage halved by Stand Firm is rounded.",
+    ),
+    "hold_halves_exactly": (
+        "死守减半后的穿透可以是小数（士气精确计算）；关闭则按“减半取整”取整。",
+        "A penetration halved by Hold may be fractional (morale is exact); when off it is "
+        "rounded as halving is.",
+    ),
+    "whole_morale": (
+        "关闭：士气精确计算，可有小数。开启：士气只取整数——最大士气 ⌊总兵力/2⌋，歼灭 ⌊最大士气/5⌋（TB-53），死守减半的穿透按“减半取整”（TB-27）。",
+        "Off: morale is exact, fractions allowed. On: whole numbers only — max morale "
+        "⌊total/2⌋, an annihilation ⌊max/5⌋ (TB-53), Hold's halved penetration rounded as "
+        "halving is (TB-27).",
+    ),
+    "quarter_band_rounding": (
+        "“1 至兵力四分之一”区间的上限：兵力 ÷ 4 向下取整（至少为 1）或向上取整（另见 TB-32、TB-49）。",
+        "The band 1 – troops/4 tops out at max(1, ⌊troops/4⌋) (down) or ⌈troops/4⌉ (up) "
+        "(also TB-32, TB-49).",
+    ),
+    "damage_overflow": (
+        "超出对方单位剩余兵力的伤害：作废，或在穿透时（己方兵力不少于对方两倍）计入本单位的穿透（TB-23）。",
+        "Damage beyond the lower unit's troops is lost, or added to the striking unit's "
+        "penetration when it penetrates, h ≥ 2l (TB-23).",
+    ),
+    "halve_before_doubling": (
+        "坚守的 ½（TB-51）在追杀、血战的 ×2 之后（关闭）或之前（开启）计算；只影响奇数伤害。",
+        "Stand Firm's ½ (TB-51) comes after Pursuit and Blood Battle ×2 (off) or before them "
+        "(on); it matters for odd damage.",
+    ),
+    "morale_cap": (
+        "获得的士气（合计后）不超过最大士气。",
+        "Morale gained is capped at maximum morale (after summing).",
+    ),
+    "tier1_morale_thirds": (
+        "一阶指令需要士气 ≥ 最大士气 × 此数 ÷ 3。",
+        "Tier 1 orders need morale ≥ max morale × this ÷ 3.",
+    ),
+    "tier2_morale_thirds": (
+        "二阶指令需要士气 ≥ 最大士气 × 此数 ÷ 3。",
+        "Tier 2 orders need morale ≥ max morale × this ÷ 3.",
+    ),
+    "recheck_morale_at_close": (
+        "士气门槛在提交时检查，阶段结束时再查一次（不满足的指令作废）。",
+        "The morale gate is checked on submission and again at the close (failing orders are "
+        "voided).",
+    ),
+    "penetration_counts_positive_only": (
+        "只有穿透大于 0 的单位计入倍数。",
+        "A unit counts for the multiplier only if its penetration is above 0.",
+    ),
+    "blood_battle_doubles_penetration": (
+        "血战也使本单位的穿透伤害加倍。",
+        "Blood Battle also doubles its unit's penetration damage.",
+    ),
+    "extra_retreat_free": (
+        "对抗聚集时获得的额外撤退不计入指令数，也不受士气门槛限制（关闭则适用一阶门槛）。",
+        "The extra Retreat against a Gather is outside the order count and the morale gate "
+        "(when off, the tier 1 gate applies).",
+    ),
+    "pursuit_must_face_retreat": (
+        "追杀的单位必须正对已公布的撤退（或伪装成撤退的诈败）。",
+        "The pursuing unit must face an announced Retreat (or a Feigned Defeat shown as one).",
+    ),
+    "first_strike_timing": (
+        "先攻在聚集 / 奇兵的移动之后或之前生效；总在结算之前。",
+        "First Strike is applied after or before the Gather / Surprise moves; always before "
+        "resolution.",
+    ),
+    "first_strike_annihilates": (
+        "被先攻打空的单位算作被歼灭（TB-53）。",
+        "A unit emptied by First Strike counts as annihilated (TB-53).",
+    ),
+    "scout_locks_on_submit": (
+        "侦察一提交即生效，此后不能再修改或撤回。",
+        "Scout takes effect once submitted and can then no longer be revised or withdrawn.",
+    ),
+    "draw_on_exact_tie": (
+        "双方同时落败且士气完全相同时判平局；关闭则剩余兵力多的一方获胜（兵力也相同仍为平局）。",
+        "Both sides lose with exactly equal morale: a draw; when off, the side with more "
+        "troops left wins (equal troops: still a draw).",
+    ),
+    "both_out_of_troops": (
+        "双方同时兵力耗尽而都还有士气时：士气低者负（与双方士气同时归零时一样），或判平局。规则未写明。",
+        "Both sides run out of troops at once with morale left: the lower morale loses (as "
+        "when both reach 0 morale), or a draw. The rules are silent.",
+    ),
+    "width": ("岛的宽度（格）。", "The island's width in cells."),
+    "height": ("岛的高度（格）。", "The island's height in cells."),
+    "default_terrain": (
+        "剧本未列出的格子的地形。",
+        "The terrain of cells the scenario does not list.",
+    ),
+    "starting_food": (
+        "每位玩家开局时的食物（规则未写明）。",
+        "Food each player starts with (the rules are silent).",
+    ),
+    "start_power": ("每位玩家开局时的战力。", "Each player's power at the start."),
+    "start_stamina": ("每天恢复到的体力。", "The stamina each player has each day."),
+    "base_vision": (
+        "开局时的视野半径（格）；0 表示只看到自己所在的格子。",
+        "Vision radius at the start, in cells; 0 sees only one's own cell.",
+    ),
+    "pk_window_start": (
+        "每天 PK 时段（也是野兽出没时段）开始的时间，至 24:00 结束。",
+        "When the daily PK window (and the beasts' hours) opens; it ends at 24:00.",
+    ),
+    "deep_night_start": (
+        "深夜开始的时间：遭遇更频繁，战斗更危险。",
+        "When deep night starts: encounters are likelier and fights harder.",
+    ),
+    "end_when_alive_at_most": (
+        "24:00 结算后存活人数不超过此数时游戏结束。",
+        "The game ends when this few are alive after 24:00.",
+    ),
+    "move_cost": ("移动一格消耗的体力。", "Stamina a move costs."),
+    "explore_cost": ("探索消耗的体力。", "Stamina exploring costs."),
+    "flee_cost": ("逃跑消耗的体力。", "Stamina fleeing costs."),
+    "flee_move_cost": ("逃跑并移动消耗的体力。", "Stamina fleeing and moving costs."),
+    "hunt_cost": ("打猎消耗的体力。", "Stamina a hunt costs."),
+    "pk_cost": ("发起 PK 消耗的体力。", "Stamina posting a PK costs."),
+    "pk_join_cost": ("加入任一方 PK 消耗的体力。", "Stamina joining a PK on either side costs."),
+    "assassinate_cost": ("暗杀消耗的体力。", "Stamina an assassination costs."),
+    "guard_cost": ("提防消耗的体力。", "Stamina a guard costs."),
+    "eat_cost": (
+        "进食消耗的体力（规则未写明，默认不消耗）。",
+        "Stamina eating costs (the rules are silent; none by default).",
+    ),
+    "move_shows_both_cells": (
+        "非隐蔽的移动告知看得见起点或终点的人：关闭则各人只知道视野内的那一格，开启则两格都知道。规则未写明。",
+        "A move that is not hidden is told to everyone who sees its start or end: off, each "
+        "learns only the cells in their vision; on, both cells. The rules are silent.",
+    ),
+    "hold_moves_into_busy_cells": (
+        "移入正被占用的格子时，移动挂起到该格空出。",
+        "A move into a busy cell waits until the cell is free.",
+    ),
+    "refund_cancelled_held_move": (
+        "撤回挂起中的移动时返还其体力。",
+        "Withdrawing a waiting move gives its stamina back.",
+    ),
+    "refund_withdrawn_guard": (
+        "24:00 前撤回提防时返还其体力（原规则未写明；撤回暗杀不返还，IS-23）。",
+        "Withdrawing a guard before 24:00 gives its stamina back (the original is silent; a "
+        "withdrawn assassination gives none back, IS-23).",
+    ),
+    "story_triggers_once": (
+        "剧情只对第一个探索到的人触发。",
+        "A story triggers only for the first explorer.",
+    ),
+    "flee_if_lose_default": (
+        "玩家开局时默认勾选“失败即逃跑”。",
+        "Players start with 'flee if I lose' chosen.",
+    ),
+    "hunt_loss_power": ("打猎失败时损失的战力。", "Power a losing hunter loses."),
+    "monster_loss_power": (
+        "被野兽袭击或遭遇战败时损失的战力。",
+        "Power lost to a beast's attack or an encounter.",
+    ),
+    "pk_loss_power": ("PK 每位落败者损失的战力。", "Power each loser of a PK loses."),
+    "pk_window_enforced": (
+        "只能在 PK 时段内（至 24:00）发起 PK。",
+        "PKs can be posted only in the PK window (until 24:00).",
+    ),
+    "pk_window_minutes": (
+        "发起 PK 后随机的响应时间（分钟，最短与最长）。",
+        "The random answer time after a PK is posted (minutes, shortest and longest).",
+    ),
+    "max_pk_side": ("PK 每一方最多的人数。", "The most people on each side of a PK."),
+    "pk_public": (
+        "PK 帖及其结果公开（论坛 PK 帖）。",
+        "A PK post and its result are public (the forum PK thread).",
+    ),
+    "pk_participants_locked": (
+        "PK 结算前参与者不能移动。",
+        "PK participants cannot move until it resolves.",
+    ),
+    "max_assassins": ("同一目标最多的暗杀者人数。", "The most assassins one target can have."),
+    "assassination_kills": ("暗杀成功即目标死亡。", "A successful assassination kills the target."),
+    "assassination_power_loss": (
+        "暗杀成功但不致死时目标损失的战力。",
+        "Power the target loses when a successful assassination does not kill.",
+    ),
+    "excess_assassins_void": (
+        "超出上限的暗杀在 24:00 作废（后提交的先作废），而不是提交时拒绝，这样拒绝不会泄露别人的暗杀。",
+        "Assassins beyond the limit are voided at 24:00 (latest first) rather than refused, "
+        "so a refusal never reveals others' hidden orders.",
+    ),
+    "tell_target_of_failed_attempt": (
+        "暗杀未遂时（匿名）告知目标。",
+        "A failed attempt is told (anonymously) to its target.",
+    ),
+    "debt_from_next_refill": (
+        "体力透支从次日恢复的体力中扣除。",
+        "Stamina debt comes off the next day's stamina.",
+    ),
+    "food_per_day": ("每天 24:00 吃掉的食物。", "Food eaten at 24:00 each day."),
+    "give_same_cell_only": (
+        "赠送 / 交易只能在同一格内进行。",
+        "Giving and trading only within one cell.",
+    ),
+    "auto_equip_best_weapon": (
+        "默认装备战力加成最大的武器。",
+        "The weapon with the largest power bonus is equipped by default.",
+    ),
+    "proxy_idle_days": (
+        "“判定托管无效”所说的闲置：连续这么多天没有自己下指令。",
+        "'Idle' for invalidating proxies: no own order for this many days.",
+    ),
+    "deep_night_encounter_multiplier": (
+        "深夜遭遇概率的倍数。",
+        "How many times likelier an encounter is in deep night.",
+    ),
+    "deep_night_power_penalty": (
+        "深夜遭遇战中损失的战力。",
+        "Power lost in a deep-night encounter fight.",
+    ),
+    "monster_check_times": (
+        "常驻野兽可能发动袭击的当地时间。",
+        "The local times at which resident beasts may attack.",
+    ),
+}
+
+SETTING_CHOICES: dict[str, dict[str, tuple[str, str]]] = {
+    "missing_deployment": {
+        "even": ("平均分配兵力", "spread the troops evenly"),
+        "forfeit": ("判负", "the side loses"),
+    },
+    "dice": {
+        "random": ("随机", "random roll"),
+        "low": ("总取下限", "always the lower bound"),
+        "high": ("总取上限", "always the upper bound"),
+    },
+    "double_band_lower_rounding": {
+        "up": ("向上取整", "round up"),
+        "down": ("向下取整", "round down"),
+    },
+    "halving_rounding": {"up": ("向上取整", "round up"), "down": ("向下取整", "round down")},
+    "quarter_band_rounding": {"up": ("向上取整", "round up"), "down": ("向下取整", "round down")},
+    "damage_overflow": {
+        "lost": ("作废", "lost"),
+        "penetration": ("计入穿透", "added to penetration"),
+    },
+    "first_strike_timing": {
+        "after_moves": ("在移动之后", "after the moves"),
+        "before_moves": ("在移动之前", "before the moves"),
+    },
+    "both_out_of_troops": {
+        "lower_morale_loses": ("士气低者负", "the lower morale loses"),
+        "draw": ("平局", "a draw"),
+    },
 }
 
 # Director tools: the action, its rule ID where one applies, and its fields.
@@ -662,6 +1136,50 @@ TOOL_NAMES: dict[str, tuple[str, str]] = {
     "kill_player": ("判定死亡", "Kill a player"),
     "announce": ("发布公告", "Announce"),
     "end_game": ("结束游戏", "End the game"),
+}
+
+TOOL_HELP: dict[str, tuple[str, str]] = {
+    "set_morale": (
+        "设定一方的士气（最多一位小数）。",
+        "Set a side's morale (one decimal place at most).",
+    ),
+    "set_troops": (
+        "部署公开后，设定一方某一格的兵力。",
+        "Set the troops of one slot of a side, once deployments are revealed.",
+    ),
+    "set_commander": (
+        "指定一方的指挥官，或取消（选“无”）。",
+        "Name the side's commander, or none.",
+    ),
+    "grant_item": ("给玩家一件物品（或食物）。", "Give a player an item (or food)."),
+    "take_item": ("从玩家处收走一件物品（或食物）。", "Take an item (or food) from a player."),
+    "set_ill": (
+        "使玩家生病：体力、体力上限和战力减半。",
+        "Make a player ill: stamina, max stamina and power halve.",
+    ),
+    "cure": ("治愈玩家的疾病。", "Cure a player's illness."),
+    "move_player": (
+        "把玩家放到某一格（列、行都从 1 数起）。",
+        "Put a player on a cell (column and row from 1).",
+    ),
+    "forbid_flee": (
+        "禁止（或允许）在某场 PK 或剧情中逃跑。",
+        "Forbid (or allow) fleeing a PK or a story.",
+    ),
+    "invalidate_proxies": (
+        "判定托管指令无效（或恢复有效）。",
+        "Declare proxy orders invalid (or valid again).",
+    ),
+    "adjust_stamina": ("增减玩家的体力。", "Add to (or take from) a player's stamina."),
+    "adjust_power": (
+        "增减玩家的战力；战力为 0 即死亡。",
+        "Add to (or take from) a player's power; power 0 is death.",
+    ),
+    "adjust_food": ("增减玩家的食物。", "Add to (or take from) a player's food."),
+    "set_faction": ("把玩家划入某个阵营。", "Move a player into a faction."),
+    "kill_player": ("判定玩家死亡。", "Kill a player."),
+    "announce": ("发布一条公开公告。", "Post a public announcement."),
+    "end_game": ("立即结束游戏。", "End the game now."),
 }
 
 Translate = Callable[..., str]

@@ -43,6 +43,8 @@ from app.errors import AppError
 from app.models import EventRow, Game
 from app.publish import service as publishing_service
 from app.publish.channels import ADAPTERS
+from app.publish.models import PostRow
+from app.publish.outbox import SERVICE_TIMER_KINDS
 from app.rules.base import player_audience
 from app.rules.registry import all_rulesets, get_ruleset
 from app.rules.team_battle.odds import preview
@@ -59,6 +61,9 @@ from app.web.flash import clear_flash, peek_flash, set_flash
 from app.web.messages import (
     LANG_COOKIE,
     LANGS,
+    SETTING_LABELS,
+    TOOL_NAMES,
+    UI,
     choose_language,
     describe_event,
     number_text,
@@ -68,11 +73,13 @@ from app.web.messages import (
 from app.web.security import (
     CSRF_FIELD,
     check_csrf,
-    clear_session_cookie,
+    clear_director_cookie,
     csrf_token,
+    director_token_from_cookie,
     ensure_csrf_cookie,
     page_headers,
     session_token_from_cookie,
+    set_director_cookie,
     set_session_cookie,
 )
 
@@ -351,11 +358,15 @@ async def _signed_out(request: Request, game_id: str, reason: str) -> Response:
     return render(request, "signed_out.html", context)
 
 
+_NEVER_KEPT = (CSRF_FIELD, "confirm", "admin_token")
+
+
 def _typed(form: FormData) -> dict[str, Any]:
-    """What a player typed into an order form (to be shown again if it is refused)."""
+    """What a refused form held, to fill it in again: never the CSRF token, the admin token
+    or a channel's config, which may hold secrets (the flash is a cookie)."""
     values: dict[str, Any] = {}
     for key, value in form.multi_items():
-        if key == CSRF_FIELD or not isinstance(value, str):
+        if not isinstance(value, str) or key in _NEVER_KEPT or key.startswith("config."):
             continue
         if key in values:
             old = values[key]
@@ -392,7 +403,8 @@ def _refill(fields: list[forms.Field], values: dict[str, Any]) -> None:
 async def _player_view(request: Request, game_id: str) -> Response:
     token = session_token_from_cookie(request, game_id)
     if token is None:
-        return await _signed_out(request, game_id, "none")
+        director = director_token_from_cookie(request, game_id) is not None
+        return await _signed_out(request, game_id, "director" if director else "none")
     lang = language(request)
     try:
         page = await load(request, game_id, token, _play_page)
@@ -800,6 +812,9 @@ def _odds_model(result: dict[str, Any] | None, side: str, lang: str) -> dict[str
 
 
 # --- the director's console -------------------------------------------------------------------
+# Every console form posts, then redirects (303) back to the console (post/redirect/get):
+# what it did, a refusal with what was typed, or a link to share once travels in the
+# flash cookie (app/web/flash.py), in both languages, and is shown by the next GET only.
 def _settings_schema(ruleset_name: str) -> dict[str, Any]:
     schema: dict[str, Any] = get_ruleset(ruleset_name).settings_model.model_json_schema()
     return schema
@@ -810,20 +825,60 @@ def _settings_defaults(ruleset_name: str) -> dict[str, Any]:
     return defaults
 
 
+def _both(say: Callable[[Callable[..., str], str], str]) -> dict[str, str]:
+    """A message for the flash in both languages (the next page picks the reader's)."""
+    return {lang: say(translator(lang), lang) for lang in LANGS}
+
+
+def _said(request: Request, text: Any) -> str:
+    """A flashed message in the reader's language."""
+    if not isinstance(text, dict):
+        return ""
+    return str(text.get(language(request)) or text.get("zh") or "")
+
+
+def _problem(error: AppError) -> dict[str, Any]:
+    return {"zh": error.message_zh, "en": error.message_en, "rule": error.rule}
+
+
+def _typed_form(form: FormData, form_id: str) -> dict[str, Any]:
+    """A refused console form's values, with the form they came from."""
+    return {"id": form_id, "values": _typed(form)}
+
+
+NEW_GAME = "/director/new"
+
+
 @router.get("/director/new", response_class=HTMLResponse)
 async def new_game(request: Request, ruleset: str = "team_battle") -> Response:
-    return _new_game_page(request, ruleset)
+    flash = peek_flash(request) or {}
+    typed = flash.get("form") if isinstance(flash.get("form"), dict) else {}
+    if typed and typed.get("id") in all_rulesets():
+        ruleset = str(typed["id"])
+    response = _new_game_page(
+        request,
+        ruleset,
+        error=_said(request, flash.get("error")),
+        notice=_said(request, flash.get("notice")),
+        typed=typed.get("values", {}) if typed else {},
+    )
+    clear_flash(request, response, NEW_GAME)
+    return response
 
 
 def _new_game_page(
-    request: Request, ruleset: str, error: str = "", status: int = 200
+    request: Request,
+    ruleset: str,
+    error: str = "",
+    status: int = 200,
+    notice: str = "",
+    typed: dict[str, Any] | None = None,
 ) -> HTMLResponse:
     lang = language(request)
     if ruleset not in all_rulesets():
         ruleset = "team_battle"
-    simple, complex_ = views.settings_fields(
-        _settings_schema(ruleset), _settings_defaults(ruleset), lang
-    )
+    defaults = _settings_defaults(ruleset)
+    simple, complex_ = views.settings_fields(_settings_schema(ruleset), defaults, lang, typed or {})
     if ruleset == "island":
         complex_ = []  # the island's map and tables come from the scenario file
     return render(
@@ -835,10 +890,20 @@ def _new_game_page(
             "simple": simple,
             "complex": complex_,
             "error": error,
+            "notice": notice,
+            "typed": typed or {},
             "admin_required": bool(request.app.state.settings.admin_token),
         },
         status,
     )
+
+
+def _refused_new(
+    request: Request, form: FormData, ruleset: str, message: dict[str, Any]
+) -> Response:
+    response = see_other(f"{NEW_GAME}?ruleset={ruleset}")
+    set_flash(response, request, NEW_GAME, {"error": message, "form": _typed_form(form, ruleset)})
+    return response
 
 
 @router.post("/director/new")
@@ -853,10 +918,11 @@ async def create_game(request: Request) -> Response:
         ruleset = "team_battle"
     admin = request.app.state.settings.admin_token
     if admin and form.get("admin_token") != admin:
-        return _new_game_page(request, ruleset, translator(lang)("login_hint"), 403)
+        return _refused_new(request, form, ruleset, _both(lambda t, _: t("login_hint")))
+    schema = _settings_schema(ruleset)
     try:
         settings = forms.settings_from_form(
-            form, _settings_schema(ruleset), _settings_defaults(ruleset)
+            views.durations_in(form, schema), schema, _settings_defaults(ruleset)
         )
         scenario_text: str | None = None
         upload = form.get("scenario")
@@ -865,15 +931,25 @@ async def create_game(request: Request) -> Response:
         if ruleset == "island" and not scenario_text:
             scenario_text = EXAMPLE_SCENARIO.read_text(encoding="utf-8")
     except (ValueError, UnicodeDecodeError) as problem:
-        return _new_game_page(request, ruleset, str(problem), 422)
+        field = str(problem)
+        label = SETTING_LABELS.get(field)
+        if label and views.is_duration(field):
+            message = {
+                "zh": f"填写有误：{label[0]}须为大于 0 的数（或留空表示不限时）",
+                "en": f"Please check: {label[1]} must be a number above 0 (or empty: no limit)",
+            }
+        elif label:
+            message = {"zh": f"填写有误：{label[0]}", "en": f"Please check: {label[1]}"}
+        else:
+            message = {"zh": f"填写有误：{problem}", "en": f"Please check: {problem}"}
+        return _refused_new(request, form, ruleset, message)
     title_in = str(form.get("title") or "").strip()
     timezone = str(form.get("timezone") or "").strip() or None
 
     try:  # reading a scenario is CPU work: off the event loop
         scenario = await asyncio.to_thread(games_service.parse_scenario, scenario_text)
     except AppError as error:
-        message = pick(lang, error.message_zh, error.message_en)
-        return _new_game_page(request, ruleset, message, error.status)
+        return _refused_new(request, form, ruleset, _problem(error))
 
     async def create(session: AsyncSession) -> Any:
         title = title_in or scenario.get("title") or translator(lang)(f"ruleset_{ruleset}")
@@ -890,27 +966,54 @@ async def create_game(request: Request) -> Response:
     try:
         created, secret = await transact(request, create)
     except AppError as error:
-        return _new_game_page(
-            request, ruleset, pick(lang, error.message_zh, error.message_en), error.status
-        )
+        return _refused_new(request, form, ruleset, _problem(error))
     except ValidationError as error:
-        return _new_game_page(request, ruleset, str(error), 422)
-    response = render(request, "director_created.html", {"created": created})
-    set_session_cookie(response, request, created["id"], secret)
+        return _refused_new(request, form, ruleset, {"zh": str(error), "en": str(error)})
+    # The token is shown by a GET, once: a refresh there creates nothing and shows it no more.
+    created_page = f"/director/{created['id']}/created"
+    response = see_other(created_page)
+    set_flash(
+        response,
+        request,
+        created_page,
+        {"created": {k: created[k] for k in ("id", "title", "director_token", "seed_commitment")}},
+    )
+    set_director_cookie(response, request, created["id"], secret)
     return response
 
 
-async def _console(
-    request: Request,
-    game_id: str,
-    notice: str = "",
-    error: AppError | None = None,
-    shown: dict[str, Any] | None = None,
-) -> Response:
+@router.get("/director/{game_id}/created", response_class=HTMLResponse)
+async def game_created(request: Request, game_id: str) -> Response:
+    flash = peek_flash(request) or {}
+    shown = flash.get("created")
+    if not isinstance(shown, dict) or shown.get("id") != game_id:
+        shown = None
+    origin = str(request.base_url).rstrip("/")
+    response = render(
+        request,
+        "director_created.html",
+        {"created": shown, "game_id": game_id, "console_url": f"{origin}/director/{game_id}"},
+    )
+    clear_flash(request, response, f"/director/{game_id}/created")
+    return response
+
+
+def _console_path(game_id: str) -> str:
+    return f"/director/{game_id}"
+
+
+async def _console(request: Request, game_id: str) -> Response:
     lang = language(request)
-    token = session_token_from_cookie(request, game_id)
+    flash = peek_flash(request) or {}
+    token = director_token_from_cookie(request, game_id)
     if token is None:
-        return render(request, "director_login.html", {"game_id": game_id})
+        response = render(
+            request,
+            "director_login.html",
+            {"game_id": game_id, "error": _said(request, flash.get("error"))},
+        )
+        clear_flash(request, response, _console_path(game_id))
+        return response
     try:
         page = await load(request, game_id, token, pages_service.director_page)
     except AppError as failure:
@@ -921,6 +1024,7 @@ async def _console(
     context = _game_context(page, lang)
     t = translator(lang)
     access = page["access"]
+    tz = page["summary"]["timezone"]
     context["roster"] = [
         {
             **p,
@@ -930,11 +1034,25 @@ async def _console(
         }
         for p in page["roster"]
     ]
-    context["audit"] = [
-        {**a, "at": views.local_time(a["at"], page["summary"]["timezone"])}
-        for a in reversed(page["audit"])
-    ]
+    publishing = page["publishing"]
+    context["audit"] = views.audit_lines(
+        page["audit"],
+        page["names"],
+        tz,
+        lang,
+        posts={p["id"]: p["title"] for p in publishing["posts"]},
+        channels={c["id"]: c["name"] for c in publishing["channels"]},
+        items=page["settings"].get("items", {}),
+    )
+    typed: dict[str, Any] = {"id": "", "values": {}}
+    if isinstance(flash.get("form"), dict) and isinstance(flash["form"].get("values"), dict):
+        typed = flash["form"]
     context["tools"] = views.tool_forms(ruleset, _tool_schema(ruleset), page, lang)
+    for tool in context["tools"]:
+        if typed.get("id") == f"tool-{tool['action']}":
+            for fld in tool["fields"]:
+                if fld.name in typed.get("values", {}):
+                    fld.value = typed["values"][fld.name]
     view = page["view"]
     if ruleset == "team_battle" and "board" in context:
         context["all_orders"] = [
@@ -979,40 +1097,47 @@ async def _console(
             if o["status"] in ("pending", "held")
         ]
     context["publishing"] = views.publishing_console(
-        page["publishing"],
-        page["timers"],
-        page["summary"]["timezone"],
-        page["now"],
-        lang,
-        CHANNEL_SCHEMAS,
+        publishing, page["timers"], tz, page["now"], lang, CHANNEL_SCHEMAS
     )
+    game_timers = sorted(
+        (x for x in page["timers"] if x.get("kind") not in SERVICE_TIMER_KINDS),
+        key=lambda x: (x.get("due_at") is None, x.get("due_at") or "", x.get("kind") or ""),
+    )
+    context["next_timer"] = views.timer_text(game_timers[0], lang) if game_timers else ""
+    context["has_midnight"] = any(x.get("kind") == "midnight" for x in game_timers)
+    shown: dict[str, Any] = flash["shown"] if isinstance(flash.get("shown"), dict) else {}
     origin = str(request.base_url).rstrip("/")
     for shown_key in ("invite", "replaced"):
-        if shown and shown_key in shown and str(shown[shown_key].get("url", "")).startswith("/"):
+        if not isinstance(shown.get(shown_key), dict):
+            shown.pop(shown_key, None)
+        elif str(shown[shown_key].get("url", "")).startswith("/"):
             # The API answers with a path; the director shares a whole link.
             shown[shown_key] = {**shown[shown_key], "url": origin + shown[shown_key]["url"]}
+    error = flash.get("error") if isinstance(flash.get("error"), dict) else None
     context.update(
         {
             "setup": page["summary"]["status"] == "setup",
             "sides": ["A", "B"] if ruleset == "team_battle" else [],
-            "shown": shown or {},
-            "notice": t(notice) if notice in _NOTICES else "",
-            "error": {"message": pick(lang, error.message_zh, error.message_en), "rule": error.rule}
+            "shown": shown,
+            "notice": _said(request, flash.get("notice")),
+            "error": {"message": _said(request, error), "rule": error.get("rule")}
             if error
             else None,
+            "typed": typed,
         }
     )
-    return render(
+    response = render(
         request,
         "director.html",
-        {**context, "stream": f"/api/v1/games/{game_id}/stream"},
-        error.status if error else 200,
+        {**context, "stream": f"/api/v1/games/{game_id}/stream?as=director"},
     )
+    clear_flash(request, response, _console_path(game_id))
+    return response
 
 
 @router.get("/director/{game_id}", response_class=HTMLResponse)
-async def console(request: Request, game_id: str, ok: str = "") -> Response:
-    return await _console(request, game_id, notice=ok)
+async def console(request: Request, game_id: str) -> Response:
+    return await _console(request, game_id)
 
 
 @router.post("/director/{game_id}/login")
@@ -1029,21 +1154,19 @@ async def director_login(request: Request, game_id: str) -> Response:
 
         secret = await transact(request, login)
     except AppError as error:
-        lang = language(request)
-        return render(
-            request,
-            "director_login.html",
-            {"game_id": game_id, "error": pick(lang, error.message_zh, error.message_en)},
-            error.status,
-        )
-    response = see_other(f"/director/{game_id}")
-    set_session_cookie(response, request, game_id, secret)
+        if error.code == "csrf_failed" or error.status == 404:
+            return error_page(request, error)
+        response = see_other(_console_path(game_id))
+        set_flash(response, request, _console_path(game_id), {"error": _problem(error)})
+        return response
+    response = see_other(_console_path(game_id))
+    set_director_cookie(response, request, game_id, secret)
     return response
 
 
 @router.post("/director/{game_id}/logout")
 async def director_logout(request: Request, game_id: str) -> Response:
-    token = session_token_from_cookie(request, game_id)
+    token = director_token_from_cookie(request, game_id)
     try:
         await posted(request)
         if token:
@@ -1055,12 +1178,18 @@ async def director_logout(request: Request, game_id: str) -> Response:
             await transact(request, end)
     except AppError as error:
         return error_page(request, error)
-    response = see_other(f"/director/{game_id}")
-    clear_session_cookie(response, request, game_id)
+    response = see_other(_console_path(game_id))
+    clear_director_cookie(response, request, game_id)
     return response
 
 
 DirectorDo = Callable[[AsyncSession, Game, Principal, FormData], Awaitable[Any]]
+Notice = Callable[[Any, FormData, Callable[..., str], str], str]
+
+
+def _confirm_needed() -> AppError:
+    zh, en = UI["confirm_needed"]
+    return AppError(422, "confirm_needed", zh, en)
 
 
 async def _director_action(
@@ -1068,26 +1197,51 @@ async def _director_action(
     game_id: str,
     do: DirectorDo,
     show: str | None = None,
-    notice: str = "done",
-    anchor: str = "",
+    notice: Notice | None = None,
+    anchor: str | Callable[[FormData], str] = "",
+    form_id: str | Callable[[FormData], str] = "",
+    confirm: bool | Callable[[FormData], bool] = False,
 ) -> Response:
-    """Run one director action; ``show`` renders the result on the console once (a new
-    invite link or token) instead of redirecting. ``anchor``: the section to return to."""
-    token = session_token_from_cookie(request, game_id)
+    """Run one director action and redirect back to the console (``#anchor``: the section
+    to return to). ``notice`` says what was done, in each language; ``show`` puts the
+    result on the console once (a new invite link or token). A refusal comes back with
+    its reason and what was typed (``form_id`` names the form to fill in again).
+    ``confirm``: irreversible, so the form's confirmation box must be ticked."""
+    token = director_token_from_cookie(request, game_id)
     try:
         form = await posted(request)
+    except AppError as error:
+        return error_page(request, error)
+    section = anchor(form) if callable(anchor) else anchor
+    target = _console_path(game_id) + (f"#{section}" if section else "")
+    typed_id = form_id(form) if callable(form_id) else form_id
+    try:
+        needed = confirm(form) if callable(confirm) else confirm
+        if needed and form.get("confirm") != "1":
+            raise _confirm_needed()
 
         async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
             return await do(session, game, principal, form)
 
         result = await act(request, game_id, token, action)
     except AppError as error:
-        if error.code == "csrf_failed" or error.status == 401:
-            return error_page(request, error)
-        return await _console(request, game_id, error=error)
+        if error.status == 404 and error.message_en == "No such game.":
+            return error_page(request, error)  # no console to go back to
+        response = see_other(target)
+        flashed: dict[str, Any] = {"error": _problem(error)}
+        if typed_id:
+            flashed["form"] = _typed_form(form, typed_id)
+        set_flash(response, request, _console_path(game_id), flashed)
+        return response
+    flashed = {}
     if show is not None:
-        return await _console(request, game_id, shown={show: result})
-    return see_other(f"/director/{game_id}?ok={notice}" + (f"#{anchor}" if anchor else ""))
+        flashed["shown"] = {show: result}
+    if notice is not None:
+        flashed["notice"] = _both(lambda t, lang: notice(result, form, t, lang))
+    response = see_other(target)
+    if flashed:
+        set_flash(response, request, _console_path(game_id), flashed)
+    return response
 
 
 def _int(form: FormData, name: str, default: int | None = None) -> int:
@@ -1102,6 +1256,11 @@ def _int(form: FormData, name: str, default: int | None = None) -> int:
         ) from None
 
 
+def _say(key: str, **fields: Any) -> Notice:
+    """A notice that needs nothing of the result."""
+    return lambda result, form, t, lang: t(key, **fields)
+
+
 @router.post("/director/{game_id}/extend")
 async def director_extend(request: Request, game_id: str) -> Response:
     async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
@@ -1110,11 +1269,20 @@ async def director_extend(request: Request, game_id: str) -> Response:
             raise AppError(
                 422, "bad_number", "延长 1 分钟到 7 天。", "Extend by 1 minute to 7 days."
             )
-        return await director_service.extend_deadline(
+        summary = await director_service.extend_deadline(
             session, game, principal, minutes * 60.0, None, None, now(request)
         )
+        return {**summary, "minutes": minutes}
 
-    return await _director_action(request, game_id, do)
+    def said(result: Any, form: FormData, t: Callable[..., str], lang: str) -> str:
+        if result.get("deadline"):
+            at = views.local_time(result["deadline"], result["timezone"])
+            return t("notice_extended", n=result["minutes"], at=at)
+        return t("notice_extended_paused", n=result["minutes"])
+
+    return await _director_action(
+        request, game_id, do, notice=said, anchor="controls", form_id="extend"
+    )
 
 
 @router.post("/director/{game_id}/players")
@@ -1135,7 +1303,9 @@ async def director_add_player(request: Request, game_id: str) -> Response:
         url = await sessions_service.new_invite(session, game, added["id"], now(request))
         return {"name": added["name"], "url": url}
 
-    return await _director_action(request, game_id, do, show="invite")
+    return await _director_action(
+        request, game_id, do, show="invite", anchor="roster", form_id="add-player"
+    )
 
 
 @router.post("/director/{game_id}/players/{player_id}/invite")
@@ -1146,7 +1316,7 @@ async def director_invite(request: Request, game_id: str, player_id: str) -> Res
         )
         return {"name": form.get("name") or "", **made}
 
-    return await _director_action(request, game_id, do, show="invite")
+    return await _director_action(request, game_id, do, show="invite", anchor="roster")
 
 
 @router.post("/director/{game_id}/players/{player_id}/replace")
@@ -1156,17 +1326,22 @@ async def director_replace(request: Request, game_id: str, player_id: str) -> Re
             session, game, principal, player_id, now(request)
         )
 
-    return await _director_action(request, game_id, do, show="replaced")
+    return await _director_action(
+        request, game_id, do, show="replaced", anchor="roster", confirm=True
+    )
 
 
 @router.post("/director/{game_id}/players/{player_id}/revoke")
 async def director_revoke(request: Request, game_id: str, player_id: str) -> Response:
     async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
-        return await sessions_service.revoke_player_sessions(
+        revoked = await sessions_service.revoke_player_sessions(
             session, game, principal, player_id, now(request)
         )
+        return {**revoked, "name": str(form.get("name") or "")}
 
-    return await _director_action(request, game_id, do, show="revoked")
+    return await _director_action(
+        request, game_id, do, show="revoked", anchor="roster", confirm=True
+    )
 
 
 @router.post("/director/{game_id}/tool")
@@ -1187,7 +1362,31 @@ async def director_tool(request: Request, game_id: str) -> Response:
                 ) from None
         return await director_service.director_action(session, game, principal, body, now(request))
 
-    return await _director_action(request, game_id, do)
+    def said(result: Any, form: FormData, t: Callable[..., str], lang: str) -> str:
+        chosen = str(form.get("action") or "")
+        if chosen == "resolve_story":
+            return t("notice_story")
+        return t("notice_tool", what=pick(lang, *TOOL_NAMES.get(chosen, (chosen, chosen))))
+
+    def form_id(form: FormData) -> str:
+        chosen = str(form.get("action") or "")
+        return f"story-{form.get('queue_id')}" if chosen == "resolve_story" else f"tool-{chosen}"
+
+    def anchor(form: FormData) -> str:
+        return "stories" if form.get("action") == "resolve_story" else "tools"
+
+    def irreversible(form: FormData) -> bool:
+        return str(form.get("action") or "") in views.IRREVERSIBLE_TOOLS
+
+    return await _director_action(
+        request,
+        game_id,
+        do,
+        notice=said,
+        anchor=anchor,
+        form_id=form_id,
+        confirm=irreversible,
+    )
 
 
 # --- the console's publishing: forum names, the review queue, channels, settings ---------------
@@ -1270,7 +1469,14 @@ async def director_forum_name(request: Request, game_id: str, player_id: str) ->
             session, game, principal, player_id, body.forum_name, now(request)
         )
 
-    return await _director_action(request, game_id, do, notice="forum_name_saved", anchor="roster")
+    return await _director_action(
+        request,
+        game_id,
+        do,
+        notice=lambda result, form, t, lang: t("notice_forum_name", name=result["name"]),
+        anchor="roster",
+        form_id=f"fn-{player_id}",
+    )
 
 
 PostAction = Callable[[AsyncSession, Game, Principal, str, Any], Awaitable[Any]]
@@ -1279,6 +1485,43 @@ POST_ACTIONS: dict[str, PostAction] = {
     "discard": publishing_service.discard_post,
     "retry": publishing_service.retry_post,
 }
+POST_NOTICES = {
+    "approve": "notice_approved",
+    "discard": "notice_discarded",
+    "retry": "notice_retried",
+}
+
+
+def _titled(key: str) -> Notice:
+    return lambda result, form, t, lang: t(key, title=result.get("title") or "")
+
+
+@router.post("/director/{game_id}/posts/approve-all")
+async def director_approve_all(request: Request, game_id: str) -> Response:
+    """Approve, in order, every post the console showed awaiting review (``post_id``s in
+    the form): a post made since the page was read is not approved unseen."""
+
+    async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
+        shown = {str(v) for v in form.getlist("post_id")}
+        waiting = await session.scalars(
+            select(PostRow.id)
+            .where(PostRow.game_id == game.id, PostRow.status == "awaiting_review")
+            .order_by(PostRow.seq)
+        )
+        approved = 0
+        for post_id in waiting.all():
+            if post_id in shown:
+                await publishing_service.approve_post(
+                    session, game, principal, post_id, now(request)
+                )
+                approved += 1
+        return {"approved": approved}
+
+    def said(result: Any, form: FormData, t: Callable[..., str], lang: str) -> str:
+        n = result["approved"]
+        return t("notice_approved_all", n=n) if n else t("notice_none_to_approve")
+
+    return await _director_action(request, game_id, do, notice=said, anchor="review")
 
 
 @router.post("/director/{game_id}/posts/{post_id}/edit")
@@ -1299,7 +1542,14 @@ async def director_edit_post(request: Request, game_id: str, post_id: str) -> Re
             session, game, principal, post_id, body.title, changed, now(request)
         )
 
-    return await _director_action(request, game_id, do, anchor="review")
+    return await _director_action(
+        request,
+        game_id,
+        do,
+        notice=_titled("notice_edited"),
+        anchor=f"post-{post_id}",
+        form_id=f"edit-{post_id}",
+    )
 
 
 @router.post("/director/{game_id}/posts/{post_id}/deliveries/{delivery_id}/posted")
@@ -1312,7 +1562,14 @@ async def director_mark_posted(
             session, game, principal, post_id, delivery_id, body.url, now(request)
         )
 
-    return await _director_action(request, game_id, do, anchor="posts")
+    return await _director_action(
+        request,
+        game_id,
+        do,
+        notice=_titled("notice_marked"),
+        anchor="posts",
+        form_id=f"url-{delivery_id}",
+    )
 
 
 @router.post("/director/{game_id}/posts/{post_id}/{verb}")
@@ -1325,7 +1582,16 @@ async def director_post_action(request: Request, game_id: str, post_id: str, ver
         return await service(session, game, principal, post_id, now(request))
 
     anchor = "review" if verb != "retry" else "posts"
-    return await _director_action(request, game_id, do, anchor=anchor)
+    key = POST_NOTICES[verb]
+    if verb == "discard" and form_has(await request.form(), "failed"):
+        key, anchor = "notice_gave_up", "posts"
+    return await _director_action(
+        request, game_id, do, notice=_titled(key), anchor=anchor, confirm=verb == "discard"
+    )
+
+
+def form_has(form: FormData, name: str) -> bool:
+    return bool(form.get(name))
 
 
 @router.post("/director/{game_id}/publishing")
@@ -1345,7 +1611,12 @@ async def director_publishing(request: Request, game_id: str) -> Response:
         )
 
     return await _director_action(
-        request, game_id, do, notice="settings_saved", anchor="publishing-settings"
+        request,
+        game_id,
+        do,
+        notice=_say("settings_saved"),
+        anchor="publishing-settings",
+        form_id="publishing",
     )
 
 
@@ -1367,7 +1638,12 @@ async def director_reminders(request: Request, game_id: str) -> Response:
         )
 
     return await _director_action(
-        request, game_id, do, notice="settings_saved", anchor="publishing-settings"
+        request,
+        game_id,
+        do,
+        notice=_say("settings_saved"),
+        anchor="publishing-settings",
+        form_id="reminders",
     )
 
 
@@ -1404,17 +1680,62 @@ async def director_add_channel(request: Request, game_id: str) -> Response:
             now(request),
         )
 
-    return await _director_action(request, game_id, do, notice="channel_added", anchor="channels")
+    return await _director_action(
+        request,
+        game_id,
+        do,
+        notice=lambda result, form, t, lang: t("notice_channel_added", name=result["name"]),
+        anchor="channels",
+        form_id="channel",
+    )
 
 
 @router.post("/director/{game_id}/channels/{channel_id}/remove")
 async def director_remove_channel(request: Request, game_id: str, channel_id: str) -> Response:
     async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
-        return await publishing_service.delete_channel(
-            session, game, principal, channel_id, now(request)
-        )
+        channel = await publishing_service.game_channel(session, game, channel_id)
+        name = channel.name
+        await publishing_service.delete_channel(session, game, principal, channel_id, now(request))
+        return {"name": name}
 
-    return await _director_action(request, game_id, do, anchor="channels")
+    return await _director_action(
+        request,
+        game_id,
+        do,
+        notice=lambda result, form, t, lang: t("notice_channel_removed", name=result["name"]),
+        anchor="channels",
+        confirm=True,
+    )
+
+
+@router.post("/director/{game_id}/delete")
+async def director_delete_game(request: Request, game_id: str) -> Response:
+    """Delete the game (confirmed), sign this browser out of it, and say so on the
+    create form."""
+    token = director_token_from_cookie(request, game_id)
+    try:
+        form = await posted(request)
+    except AppError as error:
+        return error_page(request, error)
+    try:
+        if form.get("confirm") != "1":
+            raise _confirm_needed()
+
+        async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+            return await games_service.delete_game(session, game, principal, now(request))
+
+        deleted = await act(request, game_id, token, action)
+    except AppError as error:
+        if error.status == 404:
+            return error_page(request, error)
+        response = see_other(_console_path(game_id) + "#danger")
+        set_flash(response, request, _console_path(game_id), {"error": _problem(error)})
+        return response
+    response = see_other(NEW_GAME)
+    message = _both(lambda t, _: t("game_deleted", title=deleted["title"]))
+    set_flash(response, request, NEW_GAME, {"notice": message})
+    clear_director_cookie(response, request, game_id)
+    return response
 
 
 # The console's plain controls: each one service call on the game, nothing to read.
@@ -1424,7 +1745,22 @@ CONTROLS: dict[str, Callable[[AsyncSession, Game, Principal, Any], Awaitable[Any
     "pause": director_service.pause,
     "resume": director_service.resume,
     "advance": director_service.advance,
+    "advance-to-midnight": director_service.advance_to_midnight,
 }
+IRREVERSIBLE = {"start", "advance", "advance-to-midnight"}
+
+
+def _control_notice(control: str) -> Notice:
+    def said(result: Any, form: FormData, t: Callable[..., str], lang: str) -> str:
+        if control == "advance":
+            return t("notice_ran", what=views.ran_text(result["advanced"], lang))
+        if control == "advance-to-midnight":
+            return t("notice_ran_to_midnight", what=views.ran_text(result["advanced"], lang))
+        return t(
+            {"start": "notice_started", "pause": "notice_paused"}.get(control, "notice_resumed")
+        )
+
+    return said
 
 
 @router.post("/director/{game_id}/{control}")
@@ -1436,4 +1772,11 @@ async def director_control(request: Request, game_id: str, control: str) -> Resp
     async def do(session: AsyncSession, game: Game, principal: Principal, form: FormData) -> Any:
         return await service(session, game, principal, now(request))
 
-    return await _director_action(request, game_id, do)
+    return await _director_action(
+        request,
+        game_id,
+        do,
+        notice=_control_notice(control),
+        anchor="controls",
+        confirm=control in IRREVERSIBLE,
+    )

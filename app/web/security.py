@@ -1,7 +1,9 @@
 """Browser security in one place: the session and CSRF cookies, and the page headers.
 
-A browser proves who it is with an HttpOnly session cookie per game (``fp_s_<game id>``),
-so a player may hold seats in several games. Cookie-authenticated requests that change
+A browser proves who it is with an HttpOnly session cookie per game and role: a player's
+is ``fp_s_<game id>``, a director's ``fp_d_<game id>``, so a player may hold seats in
+several games and a link to a player page never reads, replaces or clears the director's
+session (nor the other way round). A cookie is only ever cleared by a POST (signing out). Cookie-authenticated requests that change
 something must also carry the CSRF token (double-submit: the ``fp_csrf`` cookie, which a
 page on another site can neither read nor set, echoed in a form field or the
 ``X-CSRF-Token`` header). Bearer-token clients are not browsers and need neither.
@@ -58,6 +60,36 @@ def set_session_cookie(response: Response, request: Request, game_id: str, token
 def clear_session_cookie(response: Response, request: Request, game_id: str) -> None:
     response.delete_cookie(
         session_cookie_name(game_id),
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request),
+    )
+
+
+def director_cookie_name(game_id: str) -> str:
+    return f"fp_d_{game_id}"
+
+
+def director_token_from_cookie(request: Request, game_id: str) -> str | None:
+    return request.cookies.get(director_cookie_name(game_id)) or None
+
+
+def set_director_cookie(response: Response, request: Request, game_id: str, token: str) -> None:
+    response.set_cookie(
+        director_cookie_name(game_id),
+        token,
+        max_age=SESSION_MAX_AGE,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request),
+    )
+
+
+def clear_director_cookie(response: Response, request: Request, game_id: str) -> None:
+    response.delete_cookie(
+        director_cookie_name(game_id),
         path="/",
         httponly=True,
         samesite="lax",

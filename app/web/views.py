@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
+
+from markupsafe import Markup, escape
+from starlette.datastructures import FormData
 
 from app.rules.base import JSON
 from app.web.forms import Field, properties, resolve, rule_of, variants
@@ -20,7 +24,10 @@ from app.web.messages import (
     CHANNEL_KINDS,
     CONFIG_LABELS,
     POST_KINDS,
+    SETTING_CHOICES,
+    SETTING_HELP,
     SETTING_LABELS,
+    TOOL_HELP,
     TOOL_NAMES,
     describe_event,
     order_name,
@@ -726,32 +733,189 @@ def _island_field(
 
 
 # --- the audit log ------------------------------------------------------------------------------
-def audit_lines(audit: list[Mapping[str, Any]], names: Mapping[str, str], tz: str) -> list[JSON]:
-    """Newest first; player ids in a payload read as names."""
+def audit_lines(
+    audit: list[Mapping[str, Any]],
+    names: Mapping[str, str],
+    tz: str,
+    lang: str = "zh",
+    posts: Mapping[str, str] | None = None,
+    channels: Mapping[str, str] | None = None,
+    items: Mapping[str, Any] | None = None,
+) -> list[JSON]:
+    """Newest first, each entry one sentence in the reader's language: what the director
+    did, with names (players, posts, channels, forum names), never ids or codes.
+    ``posts``/``channels``: id -> title/name of those the console still knows."""
+    t = translator(lang)
+    posts, channels, items = posts or {}, channels or {}, items or {}
+    colon = ": " if lang == "en" else "："
 
-    def readable(value: Any) -> Any:
-        if isinstance(value, str):
-            return names.get(value, value)
-        if isinstance(value, list):
-            return [readable(v) for v in value]
-        if isinstance(value, dict):
-            return {k: readable(v) for k, v in value.items() if k != "action"}
-        return value
+    def player(pid: Any) -> str:
+        return names.get(str(pid), t("audit_someone")) if pid else t("audit_someone")
 
-    return [
-        {
-            "at": local_time(a["at"], tz),
-            "action": a["action"],
-            "actor": a["actor"],
-            "payload": "，".join(
-                f"{k}: {v}" for k, v in readable(a["payload"]).items() if v not in (None, "")
-            ),
-        }
-        for a in reversed(audit)
-    ]
+    def post(pid: Any) -> str:
+        return posts.get(str(pid)) or t("audit_a_post")
+
+    def line(action: str, data: Mapping[str, Any]) -> str:
+        if action == "add_player":
+            extra = [side_name(data["side"], lang)] if data.get("side") else []
+            if data.get("forum_name"):
+                extra.append(t("audit_forum_is", name=data["forum_name"]))
+            text = t("audit_add_player", name=data.get("name") or player(data.get("player_id")))
+            return text + (t("audit_paren", text=t("list_sep").join(extra)) if extra else "")
+        if action in ("invite", "revoke_sessions", "replace_player"):
+            return t(f"audit_{action}", name=player(data.get("player_id")))
+        if action == "set_forum_name":
+            if data.get("forum_name"):
+                return t(
+                    "audit_set_forum_name",
+                    name=player(data.get("player_id")),
+                    forum=data["forum_name"],
+                )
+            return t("audit_clear_forum_name", name=player(data.get("player_id")))
+        if action == "advance":
+            return t("audit_advance", what=ran_text(data, lang))
+        if action == "advance_to_midnight":
+            return t("audit_advance_to_midnight", what=ran_text(data, lang))
+        if action == "extend_deadline":
+            minutes = minutes_text(int(data.get("seconds") or 0))
+            text = t("audit_extend", n=minutes)
+            if data.get("deadline"):
+                text += t(
+                    "audit_paren", text=t("audit_new_deadline", at=local_time(data["deadline"], tz))
+                )
+            return text
+        if action == "set_publishing":
+            bits = []
+            if "review" in data:
+                bits.append(t("review") + colon + t(f"review_{data['review']}"))
+            if "auto_publish_after_seconds" in data:
+                secs = data["auto_publish_after_seconds"]
+                bits.append(
+                    t("auto_publish") + colon + (minutes_text(secs) if secs else t("audit_off"))
+                )
+            if "language" in data:
+                bits.append(t("post_language") + colon + t(f"lang_{data['language']}"))
+            return t("audit_set_publishing") + colon + t("list_sep").join(bits)
+        if action in ("set_reminders", "set_tally"):
+            offsets = data.get("before_seconds") or []
+            if not offsets:
+                return t(f"audit_{action}_off")
+            where = channels.get(str(data.get("channel_id"))) or t("all_channels")
+            times = t("list_sep").join(minutes_text(int(x)) for x in offsets)
+            return t(f"audit_{action}", times=times, where=where)
+        if action == "add_channel":
+            kind = pick(lang, *CHANNEL_KINDS.get(str(data.get("kind")), ("", "")))
+            return t("audit_add_channel", name=data.get("name") or "", kind=kind)
+        if action == "remove_channel":
+            return t(
+                "audit_remove_channel",
+                name=channels.get(str(data.get("channel_id"))) or t("audit_a_channel"),
+            )
+        if action in (
+            "edit_post",
+            "approve_post",
+            "discard_post",
+            "retry_post",
+            "post_tally",
+            "discard_deliveries",
+        ):
+            return t(f"audit_{action}", post=post(data.get("post_id")))
+        if action == "approve_all":
+            return t("audit_approve_all", n=len(data.get("post_ids") or []))
+        if action == "mark_posted":
+            return t("audit_mark_posted", post=post(data.get("post_id")))
+        if action == "set_forum":
+            return t("audit_set_forum")
+        if action in ("start", "pause", "resume"):
+            return t(f"audit_{action}")
+        if action in TOOL_NAMES:
+            return tool_text(action, data)
+        return t("audit_other")
+
+    def tool_text(action: str, data: Mapping[str, Any]) -> str:
+        bits = []
+        for key, value in data.items():
+            if key in ("action", "queue_id", "changes", "story", "players", "restore") or value in (
+                None,
+                "",
+                [],
+                {},
+            ):
+                continue
+            label = t(_LABELS[key]) if key in _LABELS else ""
+            if key == "side":
+                label = ""  # "乙方" / "Side B" says it
+            elif key == "to":
+                label = t("position")
+            if key in ("player", "player_id", "target"):
+                shown = player(value)
+            elif key == "side":
+                shown = side_name(str(value), lang)
+            elif key == "to" and isinstance(value, list) and len(value) == 2:
+                shown = "({},{})".format(*value)
+            elif key == "item":
+                shown = (items.get(str(value)) or {}).get("name") or (
+                    t("food") if value == "food" else t("item")
+                )
+            elif isinstance(value, bool):
+                shown = t("audit_yes") if value else t("audit_no")
+            elif isinstance(value, (int, float, str)):
+                shown = str(value)
+            else:
+                continue
+            bits.append(f"{label} {shown}" if label else shown)
+        name = pick(lang, *TOOL_NAMES[action])
+        return name + (colon + t("list_sep").join(bits) if bits else "")
+
+    out = []
+    for a in reversed(audit):
+        payload = a.get("payload") or {}
+        out.append(
+            {
+                "at": local_time(a["at"], tz),
+                "actor": t("audit_by_admin")
+                if a.get("actor") == "admin"
+                else t("audit_by_director"),
+                "text": line(str(a["action"]), payload if isinstance(payload, Mapping) else {}),
+            }
+        )
+    return out
+
+
+def timer_text(timer: Mapping[str, Any], lang: str) -> str:
+    """A game timer the director ran, in words: "20:00 的野兽检定", "第 1 回合部署阶段"."""
+    t = translator(lang)
+    kind, data = timer.get("kind"), timer.get("data") or {}
+    if kind == "monster_check":
+        return t("ran_monster_check", time=data.get("time") or timer.get("key") or "")
+    if kind == "midnight":
+        return t("ran_midnight")
+    if kind == "pk":
+        return t("ran_pk")
+    if kind == "phase" and data.get("phase"):
+        phase = t(f"phase_{data['phase']}")
+        if data.get("round"):
+            return t("ran_phase", n=data["round"], phase=phase)
+        return t("ran_phase_only", phase=phase)
+    return t("ran_timer")
+
+
+def ran_text(advanced: Mapping[str, Any], lang: str) -> str:
+    """What an advance ran (``advanced`` as the service answers it, or as it was audited)."""
+    t = translator(lang)
+    if isinstance(advanced.get("timers"), list):
+        done = [timer_text(x, lang) for x in advanced["timers"] if isinstance(x, Mapping)]
+        return t("list_sep").join(done) if done else t("ran_nothing")
+    if isinstance(advanced.get("timer"), Mapping):
+        return timer_text(advanced["timer"], lang)
+    return t("ran_close_phase")
 
 
 # --- director tools -------------------------------------------------------------------------
+# Tools that cannot be undone: their forms have a confirmation box the server requires.
+IRREVERSIBLE_TOOLS = frozenset({"kill_player", "end_game"})
+
+
 def tool_forms(
     ruleset: str, schema: Mapping[str, Any] | None, page: Mapping[str, Any], lang: str
 ) -> list[JSON]:
@@ -771,11 +935,16 @@ def tool_forms(
             if name == "action" or (name in _SKIPPED and not required):
                 continue
             help_text = str(prop.get("description") or "")
+            label = t(_LABELS[name]) if name in _LABELS else name
+            if name == "side":
+                label = t("side")  # the side the tool acts on, not one joined
+            elif name == "to":
+                label = t("position")  # the cell a player is put on
             base: dict[str, Any] = {
                 "name": name,
-                "label": t(_LABELS[name]) if name in _LABELS else name,
+                "label": label,
                 "required": required,
-                "help": help_text,
+                "help": "",  # the schema's words are English: the tool's help says it
                 "rule": rule_of(help_text),
             }
             if name in ("player", "player_id"):
@@ -799,45 +968,106 @@ def tool_forms(
                 "action": action,
                 "name": pick(lang, *names),
                 "rule": rule_of(member.get("description")),
-                "help": member.get("description", ""),
+                "help": pick(lang, *TOOL_HELP[action]) if action in TOOL_HELP else "",
                 "fields": fields,
+                "confirm": action in IRREVERSIBLE_TOOLS,
             }
         )
     return out
 
 
 # --- the new-game form ----------------------------------------------------------------------
+def is_duration(name: str) -> bool:
+    """A phase length: kept in seconds, typed in minutes or hours."""
+    return name.endswith("_seconds")
+
+
+def duration_value(seconds: Any) -> tuple[str, str]:
+    """Seconds as the form shows them: (amount, unit in seconds), hours when whole."""
+    if seconds is None or seconds == "":
+        return "", "3600"
+    seconds = float(seconds)
+    if seconds % 3600 == 0:
+        return f"{seconds / 3600:g}", "3600"
+    return f"{seconds / 60:g}", "60"
+
+
+def durations_in(form: FormData, schema: Mapping[str, Any]) -> FormData:
+    """The form with its phase lengths in seconds, as the settings keep them: a browser
+    sends ``<name>`` (minutes or hours) and ``<name>.unit`` (60 or 3600); empty is no time
+    limit. A length that is not a number above 0 raises ValueError naming the setting."""
+    names = [n for n, _, _ in properties(schema, schema) if is_duration(n)]
+    items = [(k, v) for k, v in form.multi_items() if k not in names]
+    for name in names:
+        if f"present.{name}" not in form:
+            continue
+        raw = str(form.get(name) or "").strip()
+        unit = 3600 if str(form.get(f"{name}.unit") or "") == "3600" else 60
+        if raw == "":
+            items.append((name, "null"))
+            continue
+        try:
+            amount = float(raw)
+        except ValueError:
+            raise ValueError(name) from None
+        if not 0 < amount < float("inf"):
+            raise ValueError(name)
+        items.append((name, str(round(amount * unit))))
+    return FormData(items)
+
+
 def settings_fields(
-    schema: Mapping[str, Any], defaults: Mapping[str, Any], lang: str
+    schema: Mapping[str, Any],
+    defaults: Mapping[str, Any],
+    lang: str,
+    typed: Mapping[str, Any] | None = None,
 ) -> tuple[list[Field], list[Field]]:
     """(simple fields, complex fields) of a settings model: every field with its rule ID
-    and description; the complex ones (maps, tables) as JSON text areas."""
+    and help in the reader's language, every choice in words; phase lengths in minutes
+    or hours; the complex ones (maps, tables) as JSON text areas. ``typed``: what a
+    refused form held, shown again instead of the defaults."""
+    t = translator(lang)
+    typed = typed or {}
+    refilled = bool(typed)
     simple: list[Field] = []
     complex_: list[Field] = []
     for name, prop, _required in properties(schema, schema):
         if name == "timezone":
             continue  # the form asks for the game's time zone once, for every game
-        help_text = str(prop.get("description") or "")
+        description = str(prop.get("description") or "")
         label = pick(lang, *SETTING_LABELS[name]) if name in SETTING_LABELS else name
+        help_text = pick(lang, *SETTING_HELP[name]) if name in SETTING_HELP else ""
         base: dict[str, Any] = {
             "name": name,
             "label": label,
             "required": False,
             "help": help_text,
-            "rule": rule_of(help_text),
+            "rule": rule_of(description),
         }
         default = defaults.get(name)
+        current = typed.get(name, default) if refilled else default
         kind = prop.get("type")
-        if isinstance(prop.get("enum"), list):
-            options = [(str(v), str(v)) for v in prop["enum"]]
-            simple.append(Field(kind="select", options=options, value=str(default), **base))
+        choices = SETTING_CHOICES.get(name, {})
+        if is_duration(name):
+            amount, unit = duration_value(default)
+            if refilled and name in typed:
+                amount, unit = str(typed[name]), str(typed.get(f"{name}.unit") or unit)
+            units = [("60", t("minutes_unit")), ("3600", t("hours_unit"))]
+            simple.append(Field(kind="duration", value=(amount, unit), options=units, **base))
+        elif isinstance(prop.get("enum"), list):
+            options = [
+                (str(v), pick(lang, *choices[str(v)]) if str(v) in choices else str(v))
+                for v in prop["enum"]
+            ]
+            simple.append(Field(kind="select", options=options, value=str(current), **base))
         elif kind == "boolean":
-            simple.append(Field(kind="checkbox", value=bool(default), **base))
+            on = name in typed if refilled else bool(default)
+            simple.append(Field(kind="checkbox", value=on, **base))
         elif kind in ("integer", "number"):
             simple.append(
                 Field(
                     kind="number",
-                    value=default,
+                    value=current,
                     minimum=prop.get("minimum"),
                     maximum=prop.get("maximum"),
                     step="1" if kind == "integer" else "any",
@@ -845,7 +1075,7 @@ def settings_fields(
                 )
             )
         elif kind == "string":
-            simple.append(Field(kind="text", value=default, **base))
+            simple.append(Field(kind="text", value=current, **base))
         elif (
             kind == "object"
             and isinstance(default, dict)
@@ -853,23 +1083,32 @@ def settings_fields(
             and default
         ):
             columns = [
-                Field(name=f"{name}.{k}", label=k, kind="number", value=v, minimum=0)
+                Field(
+                    name=f"{name}.{k}",
+                    label=side_name(k, lang) if k in SIDES else k,
+                    kind="number",
+                    value=typed.get(f"{name}.{k}", v) if refilled else v,
+                    minimum=0,
+                )
                 for k, v in default.items()
             ]
             simple.append(Field(kind="rows", count=1, columns=columns, **base))
         elif kind == "array" and isinstance(
             resolve(prop.get("items", {}), schema).get("enum"), list
         ):
-            options = [(str(v), str(v)) for v in resolve(prop["items"], schema)["enum"]]
-            simple.append(
-                Field(kind="checkboxes", options=options, value=list(default or []), **base)
-            )
+            values = [str(v) for v in resolve(prop["items"], schema)["enum"]]
+            if name == "enabled_orders":
+                options = [(v, order_name("team_battle", v, lang)) for v in values]
+            else:
+                options = [(v, pick(lang, *choices[v]) if v in choices else v) for v in values]
+            chosen = typed.get(name, []) if refilled else list(default or [])
+            chosen = [chosen] if isinstance(chosen, str) else list(chosen)
+            simple.append(Field(kind="checkboxes", options=options, value=chosen, **base))
         else:
+            text = json.dumps(default, ensure_ascii=False) if default is not None else ""
             complex_.append(
                 Field(
-                    kind="textarea",
-                    value=json.dumps(default, ensure_ascii=False) if default is not None else "",
-                    **base,
+                    kind="textarea", value=str(typed.get(name, text)) if refilled else text, **base
                 )
             )
     return simple, complex_
@@ -935,7 +1174,7 @@ def publishing_console(
             {
                 "kind": kind,
                 "label": pick(lang, *CHANNEL_KINDS[kind]),
-                "help": pick(lang, *CHANNEL_HELP[kind]),
+                "help": marked(pick(lang, *CHANNEL_HELP[kind])),
                 "fields": _config_fields(kind, schema, secret, lang),
             }
             for kind, (schema, secret) in channel_schemas.items()
@@ -1004,7 +1243,141 @@ def _post_entry(
         ],
         "deliveries": deliveries,
         "failed": any(d["status"] == "failed" for d in post["deliveries"]),
+        # As a reader sees it: the Markdown rendered, or else the plain text as text.
+        "preview": markdown_preview(bodies["markdown"]) if bodies.get("markdown") else None,
+        "preview_text": bodies.get("text", ""),
     }
+
+
+_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_MD_INLINE = re.compile(r"\*\*(.+?)\*\*|`([^`]*)`|\[([^\]]*)\]\(([^)\s]*)\)|<(https?://[^>\s]+)>")
+
+
+def _md_inline(text: str) -> Markup:
+    """One line of the posts' Markdown as HTML: bold, code, links shown as their text
+    (a preview follows no link); every other character escaped."""
+    out = Markup("")
+    # Backslash escapes first, kept apart from the marks they escape: \x00 + index.
+    kept: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        kept.append(m.group(1))
+        return f"\x00{len(kept) - 1}\x00"
+
+    def back(value: str) -> str:
+        return re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], value)
+
+    text = _MD_ESCAPE.sub(keep, text)
+    at = 0
+    for m in _MD_INLINE.finditer(text):
+        out += escape(back(text[at : m.start()]))
+        bold, code, label, _url, bare = m.groups()
+        if bold is not None:
+            out += Markup("<strong>") + _md_inline(back(bold)) + Markup("</strong>")
+        elif code is not None:
+            out += Markup("<code>") + escape(back(code)) + Markup("</code>")
+        elif label is not None:
+            out += Markup('<span class="link">') + _md_inline(back(label)) + Markup("</span>")
+        else:
+            out += Markup('<span class="link">') + escape(back(bare or "")) + Markup("</span>")
+        at = m.end()
+    return out + escape(back(text[at:]))
+
+
+def markdown_preview(source: str) -> Markup:
+    """A post's Markdown as a reader of Discourse or Misago sees it, for the review
+    queue: the blocks the post templates make (headings, paragraphs, lists, tables,
+    quotes, code, rules). Everything is escaped; no raw HTML, no link is followed."""
+    lines = source.replace("\r\n", "\n").split("\n")
+    html: list[Markup] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if not stripped:
+            i += 1
+        elif stripped.startswith("```"):
+            block = []
+            i += 1
+            while i < len(lines) and not lines[i].strip().startswith("```"):
+                block.append(lines[i])
+                i += 1
+            i += 1
+            html.append(Markup("<pre>") + escape("\n".join(block)) + Markup("</pre>"))
+        elif re.fullmatch(r"(-{3,}|\*{3,}|_{3,})", stripped):
+            html.append(Markup("<hr>"))
+            i += 1
+        elif m := re.match(r"(#{1,6})\s+(.*)", stripped):
+            level = min(6, len(m.group(1)) + 2)
+            html.append(Markup(f"<h{level}>") + _md_inline(m.group(2)) + Markup(f"</h{level}>"))
+            i += 1
+        elif stripped.startswith("|"):
+            rows = []
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+                if not all(re.fullmatch(r":?-{3,}:?", c) for c in cells):
+                    rows.append(cells)
+                i += 1
+            body = Markup("")
+            for n, cells in enumerate(rows):
+                tag = "th" if n == 0 else "td"
+                body += (
+                    Markup("<tr>")
+                    + Markup("").join(
+                        Markup(f"<{tag}>") + _md_inline(c) + Markup(f"</{tag}>") for c in cells
+                    )
+                    + Markup("</tr>")
+                )
+            html.append(
+                Markup('<div class="scroll"><table class="list">') + body + Markup("</table></div>")
+            )
+        elif re.match(r"([-*+]|\d+[.)])\s", stripped):
+            numbered = bool(re.match(r"\d", stripped))
+            entries = []
+            while i < len(lines) and re.match(r"\s*([-*+]|\d+[.)])\s", lines[i]):
+                entries.append(re.sub(r"^\s*([-*+]|\d+[.)])\s+", "", lines[i]))
+                i += 1
+            tag = "ol" if numbered else "ul"
+            html.append(
+                Markup(f"<{tag}>")
+                + Markup("").join(Markup("<li>") + _md_inline(e) + Markup("</li>") for e in entries)
+                + Markup(f"</{tag}>")
+            )
+        elif stripped.startswith(">"):
+            quoted = []
+            while i < len(lines) and lines[i].strip().startswith(">"):
+                quoted.append(_md_inline(lines[i].strip()[1:].lstrip()))
+                i += 1
+            html.append(
+                Markup("<blockquote>") + Markup("<br>").join(quoted) + Markup("</blockquote>")
+            )
+        else:
+            para = []
+            while (
+                i < len(lines)
+                and lines[i].strip()
+                and not re.match(r"\s*(#{1,6}\s|```|\||>|[-*+]\s|\d+[.)]\s)", lines[i])
+            ):
+                para.append(_md_inline(lines[i].strip()))
+                i += 1
+            if not para:  # a line no rule above took: show it as text
+                para.append(_md_inline(stripped))
+                i += 1
+            html.append(Markup("<p>") + Markup("<br>").join(para) + Markup("</p>"))
+    return Markup("").join(html)
+
+
+def marked(text: str) -> Markup:
+    """A help text or label whose `backticked` parts are machine text the director types
+    as it is (a key's prefix, a field's name): those in ``<code translate="no">``."""
+    parts = text.split("`")
+    out = Markup("")
+    for i, part in enumerate(parts):
+        if i % 2:
+            out += Markup('<code translate="no">') + escape(part) + Markup("</code>")
+        else:
+            out += escape(part)
+    return out
 
 
 def _channel_entry(
@@ -1017,7 +1390,7 @@ def _channel_entry(
     secret = set(channel_schemas.get(channel["kind"], ({}, ()))[1])
     config = [
         (
-            pick(lang, *CONFIG_LABELS.get(key, (key, key))),
+            marked(pick(lang, *CONFIG_LABELS.get(key, (key, key)))),
             t("secret_set") if key in secret else str(value),
         )
         for key, value in channel["config"].items()
@@ -1039,7 +1412,7 @@ def _config_fields(
     are password inputs, never filled in."""
     fields = []
     for name, prop, required in properties(schema, schema):
-        label = pick(lang, *CONFIG_LABELS.get(name, (name, name)))
+        label = marked(pick(lang, *CONFIG_LABELS.get(name, (name, name))))
         numeric = prop.get("type") == "integer"
         fields.append(
             Field(

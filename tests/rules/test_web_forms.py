@@ -10,7 +10,7 @@ from starlette.datastructures import FormData
 from app.rules.island.settings import IslandSettings
 from app.rules.team_battle.settings import TeamBattleSettings
 from app.web.forms import body_from_form, settings_from_form, variants
-from app.web.views import settings_fields
+from app.web.views import durations_in, settings_fields
 
 
 class Move(BaseModel):
@@ -100,6 +100,9 @@ def as_posted(simple: list[Any], changes: dict[str, Any]) -> FormData:
             posted += [(f.name, str(v)) for v in value]
         elif f.kind == "rows":
             posted += [(c.name, str(changes.get(c.name, c.value))) for c in f.columns]
+        elif f.kind == "duration":  # an amount and its unit (minutes or hours)
+            amount, unit = changes.get(f.name, f.value)
+            posted += [(f.name, str(amount)), (f"{f.name}.unit", str(unit))]
         else:
             posted.append((f.name, "" if value is None else str(value)))
     return FormData(posted)
@@ -114,14 +117,24 @@ def test_a_new_game_form_sends_only_what_the_director_changed() -> None:
     assert all(f.rule for f in simple if f.name in ("slots", "troops", "dice"))
     enabled = [o for o in defaults["enabled_orders"] if o != "spy"]
     form = as_posted(
-        simple, {"troops.A": 20, "dice": "high", "enabled_orders": enabled, "morale_cap": False}
+        simple,
+        {
+            "troops.A": 20,
+            "dice": "high",
+            "enabled_orders": enabled,
+            "morale_cap": False,
+            "battle_seconds": ("90", "60"),
+        },
     )
-    changed = settings_from_form(form, schema, defaults)
+    # Phase lengths are shown in hours (the default day: 24) and sent back in seconds;
+    # one left as shown is no change.
+    changed = settings_from_form(durations_in(form, schema), schema, defaults)
     assert changed == {
         "troops": {"A": 20, "B": 30},
         "dice": "high",
         "enabled_orders": enabled,
         "morale_cap": False,
+        "battle_seconds": 90 * 60,
     }
     TeamBattleSettings.model_validate({**defaults, **changed})
 

@@ -210,6 +210,7 @@ async def test_a_team_battle_played_to_a_winner_in_three_browsers(
     invite_a = await add_player(d, "曹操", "A")
     invite_b = await add_player(d, "周瑜", "B")
     await shots(d, "director-setup")
+    await d.check("#confirm-start")  # irreversible: the server wants the box ticked
     await d.click("form[action$='/start'] button")
     await expect(d.locator("#status")).to_contain_text("部署阶段")
 
@@ -331,6 +332,7 @@ async def test_the_other_sides_hidden_order_never_reaches_a_players_page(
         d, server, Shots(screenshots_folder(db_kind), "hidden-setup"), "team_battle", "暗战"
     )
     invite_a, invite_b = await add_player(d, "甲一", "A"), await add_player(d, "乙一", "B")
+    await d.check("#confirm-start")  # irreversible: the server wants the box ticked
     await d.click("form[action$='/start'] button")
     a, b = await pages.open(PHONE), await pages.open(DESKTOP)
     await join(a, server, invite_a)
@@ -388,6 +390,7 @@ async def test_an_island_day_with_a_hidden_move_and_an_assassination(
     await d.click("a.button.primary")
     game = d.url.rsplit("/", 1)[-1]
     invites = {name: await add_player(d, name) for name in ("阿甲", "阿乙", "阿丙")}
+    await d.check("#confirm-start")  # irreversible: the server wants the box ticked
     await d.click("form[action$='/start'] button")
     await expect(d.locator("#status")).to_contain_text("第 1 天")
     await shots(d, "director-day1")
@@ -496,6 +499,7 @@ async def test_a_round_result_is_reviewed_edited_approved_and_delivered(
     assert WEBHOOK_SECRET not in await d.content()
     await shots(d, "console-channels")
 
+    await d.check("#confirm-start")  # irreversible: the server wants the box ticked
     await d.click("form[action$='/start'] button")
     a, b = await pages.open(PHONE), await pages.open(DESKTOP)
     await join(a, server, invite_a)
@@ -521,8 +525,11 @@ async def test_a_round_result_is_reviewed_edited_approved_and_delivered(
     await result.scroll_into_view_if_needed()
     await shots(d, "console-review-queue")
 
-    # Each format: BBCode and Markdown as source to copy, plain text as text; the tabs
-    # are radio buttons, so the keyboard moves between them.
+    # Collapsed to its title: opened, a rendered preview, then each format: BBCode and
+    # Markdown as source to copy, plain text as text; the tabs are radio buttons, so the
+    # keyboard moves between them.
+    await result.locator("details.post-body > summary").click()
+    await expect(result.locator(".preview")).to_be_visible()
     await result.locator("label.tab", has_text="BBCode").click()
     bbcode = result.locator(".panel-bbcode textarea")
     await expect(bbcode).to_be_visible()

@@ -140,6 +140,11 @@ def test_every_route_answers_as_its_openapi_document_says(app: Any) -> None:
         for op in (r.ok() for r in schema.get_all_operations())
         if not op.path.endswith("/stream")
     ]
+    # Deleting a game (its director's token) takes a target away from every later route:
+    # it runs last.
+    operations.sort(
+        key=lambda op: op.method.upper() == "DELETE" and op.path == "/api/v1/games/{game_id}"
+    )
     assert len(operations) >= 20
     for operation in operations:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):

@@ -43,6 +43,16 @@ def done(answer: Response, anchor: str = "") -> None:
     assert answer.headers["location"].endswith(anchor)
 
 
+async def refused(laptop: AsyncClient, answer: Response, game: Game, lang: str = "zh-CN") -> str:
+    """A refused console form: redirected back to the console, whose next GET shows the
+    reason (once); the page's HTML."""
+    assert answer.status_code == 303, answer.text[:500]
+    assert answer.headers["location"].startswith(f"/director/{game.id}")
+    page = await console(laptop, game, lang)
+    assert 'class="alert error"' in page, page[:2000]
+    return page
+
+
 async def publishing(game: Game) -> dict[str, Any]:
     return ok(await game.get("/publishing", "director"))  # type: ignore[no-any-return]
 
@@ -108,7 +118,7 @@ async def test_a_post_is_reviewed_edited_approved_and_delivered_from_the_console
             "body_text": held["bodies"]["text"],
         },
     )
-    done(edited, "#review")
+    done(edited, f"#post-{held['id']}")
     post = (await posts(game))[0]
     assert post["title"] == "赤壁：开战"
     assert post["bodies"]["markdown"] == "**开战！**\n\n各位请部署。"
@@ -141,20 +151,16 @@ async def test_a_post_is_reviewed_edited_approved_and_delivered_from_the_console
 
 async def test_a_discarded_post_is_never_published(client: AsyncClient, browser: Browser) -> None:
     game, laptop, held = await held_post(client, browser)
-    done(await post_form(laptop, f"/director/{game.id}/posts/{held['id']}/discard"), "#review")
+    path = f"/director/{game.id}/posts/{held['id']}/discard"
+    done(await post_form(laptop, path, {"confirm": "1"}), "#review")
     post = (await posts(game))[0]
     assert post["status"] == "discarded"
     assert held["id"] not in {p["id"] for p in await posts(game, None)}
     # Approving it now is refused, on the console, in the reader's language.
     again = await post_form(laptop, f"/director/{game.id}/posts/{held['id']}/approve")
-    assert again.status_code == 409
-    assert "帖子已被弃用" in again.text
-    english = await laptop.post(
-        f"/director/{game.id}/posts/{held['id']}/approve",
-        data={"csrf": laptop.cookies.get("fp_csrf", "")},
-        headers={"Accept-Language": "en"},
-    )
-    assert "The post was discarded." in english.text
+    assert "帖子已被弃用" in await refused(laptop, again, game)
+    again = await post_form(laptop, f"/director/{game.id}/posts/{held['id']}/approve")
+    assert "The post was discarded." in await refused(laptop, again, game, "en")
 
 
 async def test_an_edit_the_api_would_refuse_is_refused_and_changes_nothing(
@@ -165,8 +171,9 @@ async def test_an_edit_the_api_would_refuse_is_refused_and_changes_nothing(
         answer = await post_form(
             laptop, f"/director/{game.id}/posts/{held['id']}/edit", {"title": title}
         )
-        assert answer.status_code == 422, title
-        assert "填写有误" in answer.text
+        page = await refused(laptop, answer, game)
+        assert "填写有误" in page, title
+        assert f'value="{html.escape(title)}"' in page  # what was typed is kept
     post = (await posts(game))[0]
     assert post["title"] == held["title"]
 
@@ -194,8 +201,8 @@ async def test_a_manual_channel_is_copied_by_hand_and_its_link_recorded(
     assert f'data-copy="copy-{delivery["id"]}"' in shown
 
     path = f"/director/{game.id}/posts/{post['id']}/deliveries/{delivery['id']}/posted"
-    refused = await post_form(laptop, path, {"url": "javascript:alert(1)"})
-    assert refused.status_code == 422
+    answer = await post_form(laptop, path, {"url": "javascript:alert(1)"})
+    assert 'value="javascript:alert(1)"' in await refused(laptop, answer, game)
     assert (await posts(game))[0]["deliveries"][0]["status"] == "manual"
 
     link = "https://bbs.nga.cn/read.php?tid=123456"
@@ -278,12 +285,13 @@ async def test_channel_secrets_are_written_once_and_never_shown(
     assert "已设置（不再显示）" in section(page, "channels")
 
     bad = await post_form(laptop, f"/director/{game.id}/channels", {"kind": "misago", "name": "x"})
-    assert bad.status_code == 422
-    assert "配置有误" in bad.text
+    assert "配置有误" in await refused(laptop, bad, game)
     assert len(ok(await game.get("/channels", "director"))) == 1
 
-    removed = await post_form(laptop, f"/director/{game.id}/channels/{channel['id']}/remove")
-    done(removed, "#channels")
+    path = f"/director/{game.id}/channels/{channel['id']}/remove"
+    await refused(laptop, await post_form(laptop, path), game)  # not confirmed
+    assert len(ok(await game.get("/channels", "director"))) == 1
+    done(await post_form(laptop, path, {"confirm": "1"}), "#channels")
     assert ok(await game.get("/channels", "director")) == []
 
 
@@ -314,8 +322,10 @@ async def test_publishing_settings_and_reminders_are_set_from_the_console(
     assert 'value="120, 30"' in page
 
     for minutes in ("abc", "0", str(31 * 24 * 60)):
-        refused = await post_form(laptop, f"/director/{game.id}/reminders", {"minutes": minutes})
-        assert refused.status_code == 422, minutes
+        answer = await post_form(laptop, f"/director/{game.id}/reminders", {"minutes": minutes})
+        assert f'value="{minutes}"' in section(
+            await refused(laptop, answer, game), "publishing-settings"
+        )
     assert (await publishing(game))["reminders"]["before_seconds"] == [7200, 1800]
 
     done(await post_form(laptop, f"/director/{game.id}/reminders", {"minutes": ""}))
@@ -334,7 +344,8 @@ async def test_forum_names_are_given_on_adding_and_edited_on_the_roster(
         f"/director/{game.id}/players",
         {"name": "曹操", "side": "A", "forum_name": "孟德@NGA"},
     )
-    assert added.status_code == 200 and "/join/" in added.text
+    done(added, "#roster")
+    assert "/join/" in await console(laptop, game)  # the invite link, shown once
     summary = await game.summary()
     (player,) = summary["players"]
     roster = section(await console(laptop, game), "roster")
@@ -343,8 +354,8 @@ async def test_forum_names_are_given_on_adding_and_edited_on_the_roster(
     path = f"/director/{game.id}/players/{player['id']}/forum-name"
     done(await post_form(laptop, path, {"forum_name": "阿瞒"}), "#roster")
     assert 'value="阿瞒"' in section(await console(laptop, game), "roster")
-    refused = await post_form(laptop, path, {"forum_name": "阿\u202e瞒"})
-    assert refused.status_code == 422 and "不可见字符" in refused.text
+    answer = await post_form(laptop, path, {"forum_name": "阿\u202e瞒"})
+    assert "不可见字符" in await refused(laptop, answer, game)
     done(await post_form(laptop, path, {"forum_name": ""}))
     assert 'value="阿瞒"' not in section(await console(laptop, game), "roster")
     audit = [a["action"] for a in ok(await game.get("/audit", "director"))]
@@ -362,7 +373,9 @@ async def test_console_forms_need_the_csrf_token_and_the_director(
     stranger = browser()
     await browse(stranger, f"/director/{game.id}")
     anonymous = await post_form(stranger, f"/director/{game.id}/posts/{held['id']}/approve")
-    assert anonymous.status_code == 401
+    assert anonymous.status_code == 303  # back to the console, which asks to sign in
+    page = await browse(stranger, anonymous.headers["location"])
+    assert "导演登录" in page.text and "令牌无效" in page.text
     assert (await posts(game))[0]["status"] == "awaiting_review"
 
 

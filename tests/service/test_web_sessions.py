@@ -195,7 +195,10 @@ async def test_the_director_console_takes_the_token_once(
     login = await browse(laptop, f"/director/{game.id}")
     assert login.status_code == 200 and 'type="password"' in login.text
     wrong = await post_form(laptop, f"/director/{game.id}/login", {"token": "fpd_wrong"})
-    assert wrong.status_code == 401
+    assert wrong.status_code == 303  # back to the sign-in page, with the reason (once)
+    again = await browse(laptop, wrong.headers["location"])
+    assert 'class="alert error"' in again.text and 'type="password"' in again.text
+    assert 'class="alert error"' not in (await browse(laptop, f"/director/{game.id}")).text
     signed = await post_form(laptop, f"/director/{game.id}/login", {"token": game.director})
     assert signed.status_code == 303
     console = await browse(laptop, f"/director/{game.id}")
