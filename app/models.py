@@ -109,6 +109,8 @@ class Game(Base):
     updated_at: Mapped[datetime]
     paused_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    # A finished game its director "deleted": hidden from the lists, its record kept.
+    archived_at: Mapped[datetime | None]
 
 
 class PlayerRow(Base):

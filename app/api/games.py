@@ -87,8 +87,9 @@ async def get_game(request: Request, game_id: str, token: Token) -> JSONResponse
 
 @router.delete("/games/{game_id}", response_model=DeletedGame, responses=GAME_ACTION)
 async def delete_game(request: Request, game_id: str, token: Token) -> JSONResponse:
-    """Delete the game and everything of it, in any state (its director only; there is no
-    undo). Afterwards every address of the game answers 404."""
+    """Its director deletes a game in setup (everything of it; afterwards every address of
+    the game answers 404) or archives a finished one (hidden from the lists, its pages,
+    archive and verification kept); a game under way is refused (409 ``game_in_progress``)."""
 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
         return await games_service.delete_game(session, game, principal, now(request))

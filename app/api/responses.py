@@ -173,11 +173,13 @@ class Verification(BaseModel):
 
 
 class DeletedGame(BaseModel):
-    """A game deleted by its director: nothing of it is left to read."""
+    """What deleting did: a game in setup is deleted (nothing of it is left to read); a
+    finished one is archived (hidden from the lists, its pages and archive kept)."""
 
     id: str
     title: str
     deleted: bool
+    archived: bool
 
 
 class Advanced(BaseModel):

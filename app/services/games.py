@@ -356,14 +356,30 @@ async def start_game(
 async def delete_game(
     session: AsyncSession, game: Game, principal: Principal, now: datetime
 ) -> dict[str, Any]:
-    """Delete a game and everything of it (players, orders, events, timers, sessions,
-    posts, channels, the audit log: every table cascades from ``games``). Its director
-    only, in any state; nothing of it can be read afterwards, so there is no audit row."""
+    """What a director's delete does, by the game's state (API: ``DELETE /games/{id}``).
+
+    A game in setup has no record anyone relies on: it goes with every row of it (every
+    table cascades from ``games``), so nothing of it can be read afterwards and there is no
+    audit row. A finished game is archived instead: hidden from the lists, its pages,
+    archive and ``/verify`` kept, because its players and readers may still check it. A
+    game under way is refused: end it first (the island's end tool, or the last phase)."""
     require_director(principal)
     game_id, title = game.id, game.title
+    if game.status == "finished":
+        if game.archived_at is None:
+            game.archived_at = now
+            audit(session, game, principal, "archive_game", {}, now)
+        return {"id": game_id, "title": title, "deleted": False, "archived": True}
+    if game.status != "setup":
+        raise conflict(
+            "game_in_progress",
+            "游戏正在进行，不能删除：请先结束游戏。结束后删除会将其归档（记录保留）。",
+            "The game is under way and cannot be deleted: end it first. Deleting a finished "
+            "game archives it (its record is kept).",
+        )
     session.expunge(game)
     await session.execute(delete(Game).where(Game.id == game_id))
-    return {"id": game_id, "title": title, "deleted": True}
+    return {"id": game_id, "title": title, "deleted": True, "archived": False}
 
 
 async def deadline_info(session: AsyncSession, game: Game) -> dict[str, Any]:

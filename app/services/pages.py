@@ -28,9 +28,14 @@ UNFINISHED = ("pending", "sending", "failed", "manual")
 
 
 async def public_games(session: AsyncSession, limit: int = 100) -> list[dict[str, Any]]:
-    """The newest games, as anyone may see them."""
+    """The newest games, as anyone may see them (archived ones are not listed)."""
     games = (
-        await session.scalars(select(Game).order_by(Game.created_at.desc()).limit(limit))
+        await session.scalars(
+            select(Game)
+            .where(Game.archived_at.is_(None))
+            .order_by(Game.created_at.desc())
+            .limit(limit)
+        )
     ).all()
     counts = dict(
         (

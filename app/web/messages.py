@@ -391,6 +391,10 @@ UI: dict[str, tuple[str, str]] = {
     "audit_clear_forum_name": ("清除 {name} 的论坛名", "Cleared {name}'s forum name"),
     "audit_start": ("开始游戏", "Started the game"),
     "audit_pause": ("暂停游戏", "Paused the game"),
+    "audit_archive_game": (
+        "归档游戏（不再列出，记录保留）",
+        "Archived the game (unlisted, record kept)",
+    ),
     "audit_resume": ("继续游戏", "Resumed the game"),
     "audit_advance": ("立即结束当前阶段，运行了：{what}", "Closed the phase now: ran {what}"),
     "audit_advance_to_midnight": (
@@ -522,7 +526,22 @@ UI: dict[str, tuple[str, str]] = {
         "Deletes everything of this game: players, orders, the record, posts and channels. "
         "Every link stops working; nothing can bring it back.",
     ),
+    "archive_game": ("归档游戏", "Archive the game"),
+    "archive_game_hint": (
+        "归档后，这局游戏不再出现在首页的列表里；观战页、记录与复核照旧可用，链接不变。",
+        "Archived, the game is no longer listed on the home page; its spectator page, record "
+        "and verification stay as they are, at the same links.",
+    ),
+    "delete_running_hint": (
+        "游戏进行中不能删除。结束后可以归档（不再列出，记录保留）。",
+        "A game under way cannot be deleted. Once it is over it can be archived (unlisted, "
+        "record kept).",
+    ),
     "game_deleted": ("游戏「{title}」已删除。", "The game “{title}” is deleted."),
+    "game_archived": (
+        "游戏「{title}」已归档：不再列出，记录保留。",
+        "The game “{title}” is archived: unlisted, its record kept.",
+    ),
     "minutes_unit": ("分钟", "minutes"),
     "hours_unit": ("小时", "hours"),
     "no_limit": ("不限时", "no time limit"),

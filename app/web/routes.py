@@ -1710,8 +1710,8 @@ async def director_remove_channel(request: Request, game_id: str, channel_id: st
 
 @router.post("/director/{game_id}/delete")
 async def director_delete_game(request: Request, game_id: str) -> Response:
-    """Delete the game (confirmed), sign this browser out of it, and say so on the
-    create form."""
+    """Delete a game in setup (confirmed), sign this browser out of it, and say so on the
+    create form; a finished game is archived instead, and the console says so."""
     token = director_token_from_cookie(request, game_id)
     try:
         form = await posted(request)
@@ -1730,6 +1730,11 @@ async def director_delete_game(request: Request, game_id: str) -> Response:
             return error_page(request, error)
         response = see_other(_console_path(game_id) + "#danger")
         set_flash(response, request, _console_path(game_id), {"error": _problem(error)})
+        return response
+    if deleted["archived"]:  # a finished game stays, unlisted: back to its console
+        response = see_other(_console_path(game_id))
+        message = _both(lambda t, _: t("game_archived", title=deleted["title"]))
+        set_flash(response, request, _console_path(game_id), {"notice": message})
         return response
     response = see_other(NEW_GAME)
     message = _both(lambda t, _: t("game_deleted", title=deleted["title"]))

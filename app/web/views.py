@@ -826,7 +826,7 @@ def audit_lines(
             return t("audit_mark_posted", post=post(data.get("post_id")))
         if action == "set_forum":
             return t("audit_set_forum")
-        if action in ("start", "pause", "resume"):
+        if action in ("start", "pause", "resume", "archive_game"):
             return t(f"audit_{action}")
         if action in TOOL_NAMES:
             return tool_text(action, data)

@@ -14,8 +14,8 @@ def kinds(html: str, lang: str = "zh", ids: tuple[str, ...] = ()) -> list[str]:
 def test_visible_text_skips_scripts_styles_templates_and_translate_no() -> None:
     html = (
         "<title>标题</title><style>p{color:red}</style><script>var x = None;</script>"
-        "<template><p>模板</p></template><p>看得见<span translate=\"no\">机器 None</span>的</p>"
-        "<div translate=\"no\"><p>里面 <b>也</b> 不算</p></div><p>之后</p>"
+        '<template><p>模板</p></template><p>看得见<span translate="no">机器 None</span>的</p>'
+        '<div translate="no"><p>里面 <b>也</b> 不算</p></div><p>之后</p>'
     )
     text = visible_text(html)
     assert "标题" in text and "看得见" in text and "的" in text and "之后" in text

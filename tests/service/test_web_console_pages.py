@@ -222,16 +222,49 @@ async def test_a_director_deletes_a_game_from_the_console_after_confirming(
     assert (await browse(laptop, f"/g/{game.id}")).status_code == 404
 
 
-async def test_the_api_deletes_a_game_for_its_director_only(client: AsyncClient) -> None:
-    game = await team_battle(client)
+async def test_the_api_deletes_a_game_in_setup_for_its_director_only(client: AsyncClient) -> None:
+    game = await create_game(client, "team_battle", TB_SETTINGS)
+    await game.add_player("a1", "A")
     problem(await game.delete("", None), 401, "unauthorized")
     refused = await game.delete("", "a1")
     assert refused.status_code == 403
     assert refused.headers["content-type"].startswith("application/problem+json")
     deleted = ok(await game.delete("", "director"))
-    assert deleted == {"id": game.id, "title": "测试局", "deleted": True}
+    assert deleted == {"id": game.id, "title": "测试局", "deleted": True, "archived": False}
     problem(await game.get(""), 404, "not_found")
     problem(await game.get("/events", "director"), 404, "not_found")
+
+
+async def test_a_game_under_way_is_not_deleted_and_a_finished_one_is_archived(
+    client: AsyncClient, browser: Browser, clock: FakeClock
+) -> None:
+    """API contract: a game in setup is deleted; a finished one archived (hidden from the
+    lists, its record kept); one under way is refused and changes nothing."""
+    game = await island_game(
+        client, clock, ISLANDERS, settings=quiet_overrides(), start_at=local(1, 9)
+    )
+    refused = problem(await game.delete("", "director"), 409, "game_in_progress")
+    assert refused["detail"].startswith("游戏正在进行，不能删除")
+    assert (await game.summary())["status"] == "running"
+    laptop = await director(browser, game)
+    assert "游戏进行中不能删除" in text_of(await console(laptop, game))
+
+    ok(await game.post("/director/actions", "director", {"action": "end_game"}))
+    home = await browse(laptop, "/")
+    assert game.id in home.text
+    archived = ok(await game.delete("", "director"))
+    assert archived == {
+        "id": game.id,
+        "title": archived["title"],
+        "deleted": False,
+        "archived": True,
+    }
+    assert game.id not in (await browse(laptop, "/")).text  # no longer listed
+    assert (await game.summary())["status"] == "finished"  # the record is kept
+    assert (await browse(laptop, f"/g/{game.id}")).status_code == 200
+    ok(await game.get("/verify"))
+    page = await console(laptop, game)
+    assert "归档游戏（不再列出，记录保留）" in text_of(page)  # the audit log says it
 
 
 # --- item 9: what "close the phase now" ran; to the next 24:00; confirmations --------------
