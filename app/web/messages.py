@@ -305,6 +305,17 @@ UI: dict[str, tuple[str, str]] = {
         "The island needs a scenario (map and more); settings below override it field by field.",
     ),
     "use_example": ("不上传则使用示例岛", "Without a file, the example island is used"),
+    "example_island_size": (
+        "示例岛：{w}×{h} 格，可容纳 {min}–{max} 名玩家。",
+        "The example island: {w}×{h} cells, for {min} to {max} players.",
+    ),
+    "scenario_roster_hint": (
+        "开始时人数须在剧本可容纳的范围内（IS-4）；剧本为缺席玩家预留的起始位置不使用，"
+        "未列出起始位置的玩家由种子随机分到空格。",
+        "At the start the roster must be within what the scenario takes (IS-4); start "
+        "positions of absent players are unused, and players without one are placed on free "
+        "cells drawn from the seed.",
+    ),
     "settings": ("设置", "Settings"),
     "advanced_settings": ("全部设置", "All settings"),
     "create": ("创建", "Create"),
@@ -801,6 +812,8 @@ SETTING_LABELS: dict[str, tuple[str, str]] = {
     "proxy_idle_days": ("托管闲置天数", "Days idle for proxies"),
     "deep_night_encounter_multiplier": ("深夜遭遇倍数", "Deep-night encounter multiplier"),
     "deep_night_power_penalty": ("深夜战斗战力惩罚", "Deep-night power penalty"),
+    "start_placement": ("起始位置", "Start positions"),
+    "max_players": ("最多玩家数", "Most players"),
     "width": ("地图宽", "Map width"),
     "height": ("地图高", "Map height"),
     "default_terrain": ("默认地形", "Default terrain"),
@@ -970,6 +983,16 @@ SETTING_HELP: dict[str, tuple[str, str]] = {
         "Both sides run out of troops at once with morale left: the lower morale loses (as "
         "when both reach 0 morale), or a draw. The rules are silent.",
     ),
+    "start_placement": (
+        "按剧本：列出的玩家站在剧本给的起始位置，未列出的由种子随机分到空格；随机：所有人都由种子随机分到不同的空格。",
+        "As the scenario says: listed players start where it puts them, the others on free "
+        "cells drawn from the seed; random: everyone on a different free cell drawn from the "
+        "seed.",
+    ),
+    "max_players": (
+        "剧本最多容纳的玩家数；留空则每格最多一人。",
+        "The most players the scenario takes; empty: one per cell.",
+    ),
     "width": ("岛的宽度（格）。", "The island's width in cells."),
     "height": ("岛的高度（格）。", "The island's height in cells."),
     "default_terrain": (
@@ -1107,6 +1130,10 @@ SETTING_HELP: dict[str, tuple[str, str]] = {
 }
 
 SETTING_CHOICES: dict[str, dict[str, tuple[str, str]]] = {
+    "start_placement": {
+        "scenario": ("按剧本", "as the scenario says"),
+        "random": ("随机（由种子决定）", "random (from the seed)"),
+    },
     "missing_deployment": {
         "even": ("平均分配兵力", "spread the troops evenly"),
         "forfeit": ("判负", "the side loses"),

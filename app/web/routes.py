@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import hashlib
 import html
 import random
@@ -866,6 +867,17 @@ async def new_game(request: Request, ruleset: str = "team_battle") -> Response:
     return response
 
 
+@functools.cache
+def _example_island() -> dict[str, int]:
+    """The example island's size and how many players it takes (IS-4), for the form."""
+    from app.rules.island.settings import IslandSettings, player_range
+
+    scenario = games_service.parse_scenario(EXAMPLE_SCENARIO.read_text(encoding="utf-8"))
+    island = IslandSettings.model_validate(scenario.get("settings", {}))
+    fewest, most = player_range(island)
+    return {"width": island.width, "height": island.height, "min": fewest, "max": most}
+
+
 def _new_game_page(
     request: Request,
     ruleset: str,
@@ -892,6 +904,7 @@ def _new_game_page(
             "error": error,
             "notice": notice,
             "typed": typed or {},
+            "example": _example_island() if ruleset == "island" else None,
             "admin_required": bool(request.app.state.settings.admin_token),
         },
         status,

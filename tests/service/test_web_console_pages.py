@@ -121,6 +121,11 @@ async def test_the_create_form_reads_in_chinese_with_rule_ids_and_durations_in_h
     island = await browse(laptop, "/director/new?ruleset=island")
     assert "移动一格消耗的体力。" in text_of(island.text)
     assert "(IS-10)." not in island.text
+    # Item 3: the form says how many players the example takes, and the placement choice
+    # reads as words.
+    assert "示例岛：5×5 格，可容纳 2–6 名玩家。" in text_of(island.text)
+    assert "按剧本" in text_of(island.text) and "随机（由种子决定）" in text_of(island.text)
+    assert not re.search(r">\s*scenario\s*<", island.text)
 
     en = await browse(laptop, "/director/new", headers={"Accept-Language": "en"})
     assert "How many slots stand side by side" in text_of(en.text)
