@@ -14,8 +14,8 @@ def kinds(html: str, lang: str = "zh", ids: tuple[str, ...] = ()) -> list[str]:
 def test_visible_text_skips_scripts_styles_templates_and_translate_no() -> None:
     html = (
         "<title>标题</title><style>p{color:red}</style><script>var x = None;</script>"
-        "<template><p>模板</p></template><p>看得见<span translate=\"no\">机器 None</span>的</p>"
-        "<div translate=\"no\"><p>里面 <b>也</b> 不算</p></div><p>之后</p>"
+        '<template><p>模板</p></template><p>看得见<span translate="no">机器 None</span>的</p>'
+        '<div translate="no"><p>里面 <b>也</b> 不算</p></div><p>之后</p>'
     )
     text = visible_text(html)
     assert "标题" in text and "看得见" in text and "的" in text and "之后" in text
@@ -85,8 +85,8 @@ def test_internal_ids_are_reported_unless_marked_as_machine_text() -> None:
 @pytest.mark.parametrize(
     ("text", "english"),
     [
-        ("探索结果：food。", ["English on a Chinese page (a raw code)"]),
-        ("TB-2: how many parallel lanes", ["English on a Chinese page"] * 4),
+        ("探索结果：food。", ["English on a Chinese page (raw codes"]),
+        ("TB-2: how many parallel lanes", ["English on a Chinese page"]),
         ("规则 TB-12 与 IS-3", []),
         ("用 BBCode 或 Markdown 发到 Misago、Discord、Telegram、QQ", []),
         ("时间为 UTC，摘要 SHA-256，OneBot v11", []),
@@ -97,6 +97,11 @@ def test_internal_ids_are_reported_unless_marked_as_machine_text() -> None:
 )
 def test_latin_words_on_a_chinese_page(text: str, english: list[str]) -> None:
     assert kinds(f"<p>{text}</p>", "zh") == english
+
+
+def test_the_english_of_one_text_is_one_problem_naming_its_words() -> None:
+    (found,) = problems("<p>Island width in cells (IS-10).</p>", "zh")
+    assert "'Island width in cells'" in found and "raw codes: width cells" in found
 
 
 def test_english_pages_may_hold_english_and_chinese_pages_user_data() -> None:

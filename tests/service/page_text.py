@@ -260,13 +260,21 @@ def problems(html: str, lang: str, ids: Iterable[str] = ()) -> list[str]:
                 cleaned = cleaned.replace(phrase, " " * len(phrase))
             if id_pattern is not None:
                 cleaned = id_pattern.sub(lambda r: " " * len(r.group(0)), cleaned)
-            for m in _hits(LATIN_WORD, cleaned):
-                if m.group(0) in ALLOWED_LATIN or m.group(0) == "None":
-                    continue
-                if any(s <= m.start() < e for s, e in code_spans):
-                    continue  # already reported as a raw code
+            words = [
+                m
+                for m in _hits(LATIN_WORD, cleaned)
+                if m.group(0) not in ALLOWED_LATIN
+                and m.group(0) != "None"
+                and not any(s <= m.start() < e for s, e in code_spans)  # reported as a code
+            ]
+            if words:  # one line per piece of text, naming its words
+                named = " ".join(dict.fromkeys(m.group(0) for m in words))
+                coded = [m.group(0) for m in words if m.group(0) in codes]
                 what = "English on a Chinese page"
-                if m.group(0) in codes:
-                    what += " (a raw code)"
-                report(what + ":", chunk, m)
+                if coded:
+                    what += f" (raw codes: {' '.join(dict.fromkeys(coded))})"
+                line = f"{what}: {named!r}: {_snippet(chunk, words[0].start(), words[-1].end())!r}"
+                if line not in seen:
+                    seen.add(line)
+                    found.append(line)
     return found
