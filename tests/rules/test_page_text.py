@@ -53,6 +53,7 @@ def test_option_text_counts() -> None:
         ("['a', 'b']", ["Python list"]),
         ("第 [3] 条", []),
         ("调动 {n}", ["unfilled placeholder"]),
+        ("Move {n}", ["unfilled placeholder"]),
         ("调动 3 支", []),
     ],
 )
@@ -102,6 +103,10 @@ def test_latin_words_on_a_chinese_page(text: str, english: list[str]) -> None:
 def test_the_english_of_one_text_is_one_problem_naming_its_words() -> None:
     (found,) = problems("<p>Island width in cells (IS-10).</p>", "zh")
     assert "'Island width in cells'" in found and "raw codes: width cells" in found
+
+
+def test_a_placeholder_on_a_chinese_page_is_one_problem() -> None:
+    assert kinds("<p>调动 {n}</p>", "zh") == ["unfilled placeholder"]
 
 
 def test_english_pages_may_hold_english_and_chinese_pages_user_data() -> None:

@@ -82,6 +82,7 @@ class Driver:
         self.http = self.new_client()
         self.game: Game | None = None
         self.joined: dict[str, Cookies] = {}
+        self.notes: list[str] = []  # what a builder could not do (shown with a failure)
 
     def new_client(self) -> AsyncClient:
         transport = ASGITransport(app=self.app, raise_app_exceptions=False)
@@ -136,6 +137,12 @@ class Driver:
     async def status(self) -> dict[str, Any]:
         return await self.g.summary()
 
+    async def try_order(self, role: str, body: dict[str, Any]) -> None:
+        """An order that makes the state richer; one refused is noted, not fatal."""
+        answer = await self.g.post("/orders", role, body)
+        if answer.status_code != 201:
+            self.notes.append(f"{role} {body}: {answer.status_code} {answer.text[:120]}")
+
     async def run_at(self, when: datetime) -> None:
         self.clock.set(when)
         await run_due_timers(self.world.sessionmaker, self.clock)
@@ -154,9 +161,11 @@ class Driver:
             if answer.status_code == 200 and isinstance(answer.json(), list):
                 ids.update(str(row["id"]) for row in answer.json() if "id" in row)
         players = {role: str(p["id"]) for role, p in g.players.items() if role.startswith("p")}
-        return State(
+        state = State(
             name, ruleset, self.app, g.id, g.director, cookies, players, ids, now=self.clock.now()
         )
+        state.notes.extend(self.notes)
+        return state
 
 
 class World:
@@ -260,6 +269,8 @@ async def _tb(world: World, name: str, upto: str, roster: int = 4, joined: int =
     await d.advance()
     if upto == "command":
         return d
+    # A public Dispatch (TB-30): its feed line shows the slots before and after.
+    await d.try_order("p1", {"type": "dispatch", "moves": [{"from": 1, "to": 2, "troops": 5}]})
     await d.advance()
     if upto == "battle":
         return d
@@ -392,9 +403,25 @@ async def is_deep_night(world: World, name: str) -> State:
     return await d.state(name, "island")
 
 
+async def _act(d: Driver) -> None:
+    """Day 1: moves and explorations (instant actions with feed lines and results)."""
+    await d.try_order("p1", {"type": "move", "direction": "right"})
+    await d.try_order("p2", {"type": "explore"})
+    await d.try_order("p3", {"type": "move", "direction": "up"})
+    await d.try_order("p4", {"type": "explore"})
+    await d.run_at(_at(d, 1, 15))
+
+
+async def is_acted(world: World, name: str) -> State:
+    d = await _island(world)
+    await _act(d)
+    return await d.state(name, "island")
+
+
 async def is_day2(world: World, name: str) -> State:
     """After the first midnight: the day report and the feed of a whole day."""
     d = await _island(world)
+    await _act(d)
     await d.run_at(_at(d, 2, 10))
     return await d.state(name, "island")
 
@@ -457,6 +484,7 @@ STATES: dict[str, tuple[Builder, tuple[str, ...]]] = {
     "is-setup_some": (is_setup_some, ("p1",)),
     "is-setup_all": (is_setup_all, IS6),
     "is-day": (is_day, IS6),
+    "is-acted": (is_acted, IS6),
     "is-pk_window": (is_pk_window, IS6),
     "is-deep_night": (is_deep_night, IS6),
     "is-day2": (is_day2, IS6),

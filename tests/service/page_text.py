@@ -41,6 +41,7 @@ ALLOWED_LATIN: dict[str, str] = {
     "Telegram": "a chat service's name",
     "QQ": "a chat service's name",
     "Webhook": "the delivery mechanism's name, untranslated in Chinese software",
+    "Webhooks": "the same, as Discord's settings menu names it",
     "webhook": "the same, lower case as the channel settings write it",
     "UTC": "the time standard",
     "PK": "how Chinese forum games name a duel",
@@ -254,6 +255,8 @@ def problems(html: str, lang: str, ids: Iterable[str] = ()) -> list[str]:
                 code_spans.append(m.span())
         if lang == "zh":
             cleaned = RULE_ID.sub(lambda r: " " * len(r.group(0)), chunk)
+            # a placeholder's field name is reported as the placeholder, not as English
+            cleaned = PLACEHOLDER.sub(lambda r: " " * len(r.group(0)), cleaned)
             cleaned = TIMEZONE.sub(lambda r: " " * len(r.group(0)), cleaned)
             cleaned = VERSION.sub(lambda r: " " * len(r.group(0)), cleaned)
             for phrase in ALLOWED_PHRASES:
