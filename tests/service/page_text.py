@@ -272,7 +272,9 @@ def problems(html: str, lang: str, ids: Iterable[str] = ()) -> list[str]:
             ]
             if words:  # one line per piece of text, naming its words
                 named = " ".join(dict.fromkeys(m.group(0) for m in words))
-                coded = [m.group(0) for m in words if m.group(0) in codes]
+                # a lone word that is a code ("探索结果：food。") is named as one; in a
+                # sentence, "player" or "story" is just English
+                coded = [m.group(0) for m in words if m.group(0) in codes and len(words) == 1]
                 what = "English on a Chinese page"
                 if coded:
                     what += f" (raw codes: {' '.join(dict.fromkeys(coded))})"

@@ -63,6 +63,16 @@ GAME_PAGES: dict[str, Page] = {
     "join_valid": Page(lambda s: s.invites["valid"], ("spectator",), ("setup_some",)),
     "join_spent": Page(lambda s: s.invites["spent"], ("spectator", "p1"), ("setup_some",)),
     "odds": Page(lambda s: f"/play/{s.game_id}/odds", ("p1", "p3", "spectator"), ("tb-",), "POST"),
+    # A refused form: the page that answers it (or the page it redirects to) says why.
+    "order_refused": Page(
+        lambda s: f"/play/{s.game_id}/orders", ("p1",), (), "POST", {"type": "不存在的指令"}
+    ),
+    "text_order_refused": Page(
+        lambda s: f"/play/{s.game_id}/orders/text", ("p1",), (), "POST", {"text": "啊啊啊啊"}
+    ),
+    "director_refused": Page(
+        lambda s: f"/director/{s.game_id}/extend", ("director",), (), "POST", {"minutes": "0"}
+    ),
     "sign_in_refused": Page(
         lambda s: f"/director/{s.game_id}/login", ("spectator",), (), "POST", {"token": "不是口令"}
     ),
