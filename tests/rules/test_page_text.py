@@ -102,7 +102,9 @@ def test_latin_words_on_a_chinese_page(text: str, english: list[str]) -> None:
 
 def test_the_english_of_one_text_is_one_problem_naming_its_words() -> None:
     (found,) = problems("<p>Island width in cells (IS-10).</p>", "zh")
-    assert "'Island width in cells'" in found and "raw codes: width cells" in found
+    assert "'Island width in cells'" in found and "raw codes" not in found
+    (lone,) = problems("<p>探索结果：food。</p>", "zh")
+    assert "raw codes: food" in lone
 
 
 def test_a_placeholder_on_a_chinese_page_is_one_problem() -> None:
