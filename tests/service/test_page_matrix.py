@@ -4,8 +4,12 @@ zh and en. Each answer must be an HTML page (never JSON, never 5xx) whose visibl
 placeholder, no raw code or internal id, and in Chinese no English outside user data, rule
 IDs and proper names.
 
-A new page is one line in ``PAGES``; a new state is one line in ``page_states.BUILDERS``
-(and here in ``TB_STATES`` / ``IS_STATES`` if it is not ``tb-``/``is-`` prefixed).
+A new page of a game is one line in ``GAME_PAGES`` (its address, who reads it, in which
+states); a page outside games one line in ``PLAIN_PAGES``; a new state one line in
+``page_states.STATES`` (its builder and the roles with a session in it) — every page row
+then runs in it, and the browser matrix shoots it. Names start ``tb-`` or ``is-``.
+
+Run: ``pytest tests/service/test_page_matrix.py [--db postgres]`` (about 30 s each).
 """
 
 from __future__ import annotations
