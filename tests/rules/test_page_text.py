@@ -52,6 +52,8 @@ def test_option_text_counts() -> None:
         ("甲 [4, 7, 8, 6, 5]", ["Python list"]),
         ("['a', 'b']", ["Python list"]),
         ("第 [3] 条", []),
+        ("胜算 15 → 15.0", ["a whole number as a float"]),
+        ("士气 12.5，版本 v1.0，1.0.2，胜率 100.0%", []),
         ("调动 {n}", ["unfilled placeholder"]),
         ("Move {n}", ["unfilled placeholder"]),
         ("调动 3 支", []),

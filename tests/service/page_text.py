@@ -1,7 +1,7 @@
 """The visible-text checker of the page matrix (issue 16): what a person reads on a page.
 
 ``problems(html, lang, ids=...)`` lists what must never reach a reader: Python's ``None``,
-dict reprs, Python lists, unfilled ``{placeholder}`` fields, the games' raw codes (event
+dict reprs, Python lists, whole numbers printed as floats ("15.0"), unfilled ``{placeholder}`` fields, the games' raw codes (event
 kinds, order types, setting names, status and phase codes: built from the code below, not
 by hand), internal ids, and on a Chinese page any Latin word that is not a rule ID or a
 proper name of the allowlist.
@@ -76,6 +76,9 @@ TIMEZONE = re.compile(r"\b[A-Z][a-z]+(?:/[A-Z][A-Za-z_]+)+\b")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['_-][A-Za-z0-9]+)*")
 
 NONE = re.compile(r"(?<![A-Za-z0-9_])None(?![A-Za-z0-9_])")
+# "15 → 15.0": a whole number printed as Python prints a float (not "v1.0", not "1.0.2";
+# a percentage with one fixed decimal, "100.0%" beside "37.5%", is a format, not a repr)
+FLOAT_REPR = re.compile(r"(?<![\w.])\d+\.0(?![\w.%])")
 DICT_REPR = re.compile(r"\{\s*(?:'[^']*'|\"[^\"]*\")\s*:|\{\}")
 PY_LIST = re.compile(
     r"\[\s*(?:-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\")\s*(?:,\s*(?:-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\")\s*)+\]"
@@ -239,6 +242,8 @@ def problems(html: str, lang: str, ids: Iterable[str] = ()) -> list[str]:
     for chunk in visible_chunks(html):
         for m in _hits(NONE, chunk):
             report("None:", chunk, m)
+        for m in _hits(FLOAT_REPR, chunk):
+            report("a whole number as a float:", chunk, m)
         for m in _hits(DICT_REPR, chunk):
             report("dict repr:", chunk, m)
         for m in _hits(PY_LIST, chunk):

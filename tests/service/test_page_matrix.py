@@ -67,6 +67,9 @@ GAME_PAGES: dict[str, Page] = {
     "join_valid": Page(lambda s: s.invites["valid"], ("spectator",), ("setup_some",)),
     "join_spent": Page(lambda s: s.invites["spent"], ("spectator", "p1"), ("setup_some",)),
     "odds": Page(lambda s: f"/play/{s.game_id}/odds", ("p1", "p3", "spectator"), ("tb-",), "POST"),
+    "odds_dispatch": Page(  # the preview of an empty Dispatch being drafted (item 23)
+        lambda s: f"/play/{s.game_id}/odds", ("p1",), ("tb-",), "POST", {"type": "dispatch"}
+    ),
     # A refused form: the page that answers it (or the page it redirects to) says why.
     "order_refused": Page(
         lambda s: f"/play/{s.game_id}/orders", ("p1",), (), "POST", {"type": "不存在的指令"}
