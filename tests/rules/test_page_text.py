@@ -63,6 +63,25 @@ def test_python_reprs_and_placeholders(text: str, expected: list[str]) -> None:
     assert kinds(f"<p>{text}</p>", "en") == expected
 
 
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        ("<title>论坛戏 · 论坛戏</title>", ["a repeated part 论坛戏"]),
+        ("<p>Day 2 · Day</p>", ["a repeated part Day"]),
+        ("<title>页面测试局 · 论坛戏</title>", []),
+        ("<p>第 1 天 · 白天</p>", []),
+        ("<p>Day 2 · Night</p>", []),
+        ("<p>Round 1 · Command phase</p>", []),
+        (
+            "<p>" + "回执：第1回合·统御阶段 · A方 盐 …… 第1回合·统御阶段 · B方 盐 ……" * 2 + "</p>",
+            [],
+        ),
+    ],
+)
+def test_a_header_that_repeats_itself(html: str, expected: list[str]) -> None:
+    assert [p.split(" '")[0] + " " + p.split("'")[1] for p in problems(html, "en")] == expected
+
+
 def test_the_codes_come_from_the_code() -> None:
     codes = game_codes()
     # An order type, an event kind, a setting's name, an audit action, a timer kind.

@@ -1,7 +1,7 @@
 """The visible-text checker of the page matrix (issue 16): what a person reads on a page.
 
 ``problems(html, lang, ids=...)`` lists what must never reach a reader: Python's ``None``,
-dict reprs, Python lists, whole numbers printed as floats ("15.0"), unfilled ``{placeholder}`` fields, the games' raw codes (event
+dict reprs, Python lists, whole numbers printed as floats ("15.0"), a header repeating itself ("Day 2 · Day"), unfilled ``{placeholder}`` fields, the games' raw codes (event
 kinds, order types, setting names, status and phase codes: built from the code below, not
 by hand), internal ids, and on a Chinese page any Latin word that is not a rule ID or a
 proper name of the allowlist.
@@ -86,6 +86,21 @@ PY_LIST = re.compile(
 )
 PLACEHOLDER = re.compile(r"\{\s*[A-Za-z_][A-Za-z0-9_.]*\s*(?:![rsa])?(?::[^{}]*)?\}")
 WORD = re.compile(r"[A-Za-z0-9_]+")
+SEPARATOR = " · "  # how headers and titles join their parts: "第 1 天 · 白天"
+
+
+def _repeated_part(chunk: str) -> str | None:
+    """ "论坛戏 · 论坛戏", "Day 2 · Day": a part that repeats another (or its first word)."""
+    parts = [p.strip() for p in chunk.split(SEPARATOR.strip())]
+    parts = [p for p in parts if p]
+    for i, one in enumerate(parts):
+        for other in parts[i + 1 :]:
+            if one == other:
+                return one
+            for a, b in ((one, other), (other, one)):
+                if " " in a and " " not in b and a.split(" ")[0] == b and b.isalpha():
+                    return b
+    return None
 
 
 # --- the visible text ------------------------------------------------------------------------
@@ -242,6 +257,13 @@ def problems(html: str, lang: str, ids: Iterable[str] = ()) -> list[str]:
     for chunk in visible_chunks(html):
         for m in _hits(NONE, chunk):
             report("None:", chunk, m)
+        # headers and titles only: a long text (a post's receipts) lists many "第1回合·统御阶段 · A方"
+        repeated = _repeated_part(chunk) if "·" in chunk and len(chunk) <= 60 else None
+        if repeated is not None:
+            line = f"a repeated part {repeated!r}: {chunk[:80]!r}"
+            if line not in seen:
+                seen.add(line)
+                found.append(line)
         for m in _hits(FLOAT_REPR, chunk):
             report("a whole number as a float:", chunk, m)
         for m in _hits(DICT_REPR, chunk):
