@@ -247,10 +247,9 @@ async def world_fixture(
 
 # --- Team Battle ---------------------------------------------------------------------------
 TB_SIDES = {"p1": "A", "p2": "A", "p3": "B", "p4": "B"}
-TB_PHASES = ("setup", "deployment", "command", "battle", "response", "finished")
 
 
-async def _tb(world: World, name: str, upto: str, roster: int = 4, joined: int = 4) -> Driver:
+async def _tb(world: World, upto: str, roster: int = 4, joined: int = 4) -> Driver:
     """A Team Battle (high dice: one round decides it) driven to phase ``upto``."""
     d = world.driver()
     await d.create("team_battle", {**TB_SETTINGS, "dice": "high"})
@@ -286,13 +285,13 @@ async def _tb(world: World, name: str, upto: str, roster: int = 4, joined: int =
 
 
 async def tb_setup_none(world: World, name: str) -> State:
-    d = await _tb(world, name, "setup", roster=0, joined=0)
+    d = await _tb(world, "setup", roster=0, joined=0)
     return await d.state(name, "team_battle")
 
 
 async def tb_setup_some(world: World, name: str) -> State:
     """Two of four seats, one of them confirmed their invite before the start (item 1)."""
-    d = await _tb(world, name, "setup", roster=2, joined=0)
+    d = await _tb(world, "setup", roster=2, joined=0)
     spent = await d.invite("p1")
     phone = d.new_client()
     assert (await join(phone, spent)).status_code == 303
@@ -304,13 +303,13 @@ async def tb_setup_some(world: World, name: str) -> State:
 
 
 async def tb_setup_all(world: World, name: str) -> State:
-    d = await _tb(world, name, "setup")
+    d = await _tb(world, "setup")
     return await d.state(name, "team_battle")
 
 
 def _tb_phase(upto: str) -> Callable[[World, str], Awaitable[State]]:
     async def build(world: World, name: str) -> State:
-        d = await _tb(world, name, upto)
+        d = await _tb(world, upto)
         state = await d.state(name, "team_battle")
         phase = (await d.status()).get("phase")
         if phase != upto and not (upto == "finished" and phase == "finished"):
@@ -321,14 +320,14 @@ def _tb_phase(upto: str) -> Callable[[World, str], Awaitable[State]]:
 
 
 async def tb_paused(world: World, name: str) -> State:
-    d = await _tb(world, name, "command")
+    d = await _tb(world, "command")
     ok(await d.g.post("/pause", "director"))
     return await d.state(name, "team_battle")
 
 
 async def tb_replaced(world: World, name: str) -> State:
     """p2's seat went to a new person: p2's old browser must now be signed out."""
-    d = await _tb(world, name, "command")
+    d = await _tb(world, "command")
     old = d.joined.pop("p2")
     ok(await d.g.post(f"/players/{d.pid('p2')}/replace", "director"))
     return await d.state(name, "team_battle", signed_out=old)
@@ -336,7 +335,7 @@ async def tb_replaced(world: World, name: str) -> State:
 
 async def tb_signed_out(world: World, name: str) -> State:
     """The director signed p2 out of every browser."""
-    d = await _tb(world, name, "command")
+    d = await _tb(world, "command")
     old = d.joined.pop("p2")
     ok(await d.g.post(f"/players/{d.pid('p2')}/revoke-sessions", "director"))
     return await d.state(name, "team_battle", signed_out=old)
