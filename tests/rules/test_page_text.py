@@ -52,12 +52,34 @@ def test_option_text_counts() -> None:
         ("甲 [4, 7, 8, 6, 5]", ["Python list"]),
         ("['a', 'b']", ["Python list"]),
         ("第 [3] 条", []),
+        ("胜算 15 → 15.0", ["a whole number as a float"]),
+        ("士气 12.5，版本 v1.0，1.0.2，胜率 100.0%", []),
         ("调动 {n}", ["unfilled placeholder"]),
+        ("Move {n}", ["unfilled placeholder"]),
         ("调动 3 支", []),
     ],
 )
 def test_python_reprs_and_placeholders(text: str, expected: list[str]) -> None:
     assert kinds(f"<p>{text}</p>", "en") == expected
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        ("<title>论坛戏 · 论坛戏</title>", ["a repeated part 论坛戏"]),
+        ("<p>Day 2 · Day</p>", ["a repeated part Day"]),
+        ("<title>页面测试局 · 论坛戏</title>", []),
+        ("<p>第 1 天 · 白天</p>", []),
+        ("<p>Day 2 · Night</p>", []),
+        ("<p>Round 1 · Command phase</p>", []),
+        (
+            "<p>" + "回执：第1回合·统御阶段 · A方 盐 …… 第1回合·统御阶段 · B方 盐 ……" * 2 + "</p>",
+            [],
+        ),
+    ],
+)
+def test_a_header_that_repeats_itself(html: str, expected: list[str]) -> None:
+    assert [p.split(" '")[0] + " " + p.split("'")[1] for p in problems(html, "en")] == expected
 
 
 def test_the_codes_come_from_the_code() -> None:
@@ -85,8 +107,8 @@ def test_internal_ids_are_reported_unless_marked_as_machine_text() -> None:
 @pytest.mark.parametrize(
     ("text", "english"),
     [
-        ("探索结果：food。", ["English on a Chinese page (a raw code)"]),
-        ("TB-2: how many parallel lanes", ["English on a Chinese page"] * 4),
+        ("探索结果：food。", ["English on a Chinese page (raw codes"]),
+        ("TB-2: how many parallel lanes", ["English on a Chinese page"]),
         ("规则 TB-12 与 IS-3", []),
         ("用 BBCode 或 Markdown 发到 Misago、Discord、Telegram、QQ", []),
         ("时间为 UTC，摘要 SHA-256，OneBot v11", []),
@@ -97,6 +119,17 @@ def test_internal_ids_are_reported_unless_marked_as_machine_text() -> None:
 )
 def test_latin_words_on_a_chinese_page(text: str, english: list[str]) -> None:
     assert kinds(f"<p>{text}</p>", "zh") == english
+
+
+def test_the_english_of_one_text_is_one_problem_naming_its_words() -> None:
+    (found,) = problems("<p>Island width in cells (IS-10).</p>", "zh")
+    assert "'Island width in cells'" in found and "raw codes" not in found
+    (lone,) = problems("<p>探索结果：food。</p>", "zh")
+    assert "raw codes: food" in lone
+
+
+def test_a_placeholder_on_a_chinese_page_is_one_problem() -> None:
+    assert kinds("<p>调动 {n}</p>", "zh") == ["unfilled placeholder"]
 
 
 def test_english_pages_may_hold_english_and_chinese_pages_user_data() -> None:

@@ -82,6 +82,7 @@ class Driver:
         self.http = self.new_client()
         self.game: Game | None = None
         self.joined: dict[str, Cookies] = {}
+        self.notes: list[str] = []  # what a builder could not do (shown with a failure)
 
     def new_client(self) -> AsyncClient:
         transport = ASGITransport(app=self.app, raise_app_exceptions=False)
@@ -136,6 +137,12 @@ class Driver:
     async def status(self) -> dict[str, Any]:
         return await self.g.summary()
 
+    async def try_order(self, role: str, body: dict[str, Any]) -> None:
+        """An order that makes the state richer; one refused is noted, not fatal."""
+        answer = await self.g.post("/orders", role, body)
+        if answer.status_code != 201:
+            self.notes.append(f"{role} {body}: {answer.status_code} {answer.text[:120]}")
+
     async def run_at(self, when: datetime) -> None:
         self.clock.set(when)
         await run_due_timers(self.world.sessionmaker, self.clock)
@@ -154,9 +161,11 @@ class Driver:
             if answer.status_code == 200 and isinstance(answer.json(), list):
                 ids.update(str(row["id"]) for row in answer.json() if "id" in row)
         players = {role: str(p["id"]) for role, p in g.players.items() if role.startswith("p")}
-        return State(
+        state = State(
             name, ruleset, self.app, g.id, g.director, cookies, players, ids, now=self.clock.now()
         )
+        state.notes.extend(self.notes)
+        return state
 
 
 class World:
@@ -238,10 +247,9 @@ async def world_fixture(
 
 # --- Team Battle ---------------------------------------------------------------------------
 TB_SIDES = {"p1": "A", "p2": "A", "p3": "B", "p4": "B"}
-TB_PHASES = ("setup", "deployment", "command", "battle", "response", "finished")
 
 
-async def _tb(world: World, name: str, upto: str, roster: int = 4, joined: int = 4) -> Driver:
+async def _tb(world: World, upto: str, roster: int = 4, joined: int = 4) -> Driver:
     """A Team Battle (high dice: one round decides it) driven to phase ``upto``."""
     d = world.driver()
     await d.create("team_battle", {**TB_SETTINGS, "dice": "high"})
@@ -260,6 +268,8 @@ async def _tb(world: World, name: str, upto: str, roster: int = 4, joined: int =
     await d.advance()
     if upto == "command":
         return d
+    # A public Dispatch (TB-30): its feed line shows the slots before and after.
+    await d.try_order("p1", {"type": "dispatch", "moves": [{"from": 1, "to": 2, "troops": 5}]})
     await d.advance()
     if upto == "battle":
         return d
@@ -275,13 +285,13 @@ async def _tb(world: World, name: str, upto: str, roster: int = 4, joined: int =
 
 
 async def tb_setup_none(world: World, name: str) -> State:
-    d = await _tb(world, name, "setup", roster=0, joined=0)
+    d = await _tb(world, "setup", roster=0, joined=0)
     return await d.state(name, "team_battle")
 
 
 async def tb_setup_some(world: World, name: str) -> State:
     """Two of four seats, one of them confirmed their invite before the start (item 1)."""
-    d = await _tb(world, name, "setup", roster=2, joined=0)
+    d = await _tb(world, "setup", roster=2, joined=0)
     spent = await d.invite("p1")
     phone = d.new_client()
     assert (await join(phone, spent)).status_code == 303
@@ -293,13 +303,13 @@ async def tb_setup_some(world: World, name: str) -> State:
 
 
 async def tb_setup_all(world: World, name: str) -> State:
-    d = await _tb(world, name, "setup")
+    d = await _tb(world, "setup")
     return await d.state(name, "team_battle")
 
 
 def _tb_phase(upto: str) -> Callable[[World, str], Awaitable[State]]:
     async def build(world: World, name: str) -> State:
-        d = await _tb(world, name, upto)
+        d = await _tb(world, upto)
         state = await d.state(name, "team_battle")
         phase = (await d.status()).get("phase")
         if phase != upto and not (upto == "finished" and phase == "finished"):
@@ -310,14 +320,14 @@ def _tb_phase(upto: str) -> Callable[[World, str], Awaitable[State]]:
 
 
 async def tb_paused(world: World, name: str) -> State:
-    d = await _tb(world, name, "command")
+    d = await _tb(world, "command")
     ok(await d.g.post("/pause", "director"))
     return await d.state(name, "team_battle")
 
 
 async def tb_replaced(world: World, name: str) -> State:
     """p2's seat went to a new person: p2's old browser must now be signed out."""
-    d = await _tb(world, name, "command")
+    d = await _tb(world, "command")
     old = d.joined.pop("p2")
     ok(await d.g.post(f"/players/{d.pid('p2')}/replace", "director"))
     return await d.state(name, "team_battle", signed_out=old)
@@ -325,7 +335,7 @@ async def tb_replaced(world: World, name: str) -> State:
 
 async def tb_signed_out(world: World, name: str) -> State:
     """The director signed p2 out of every browser."""
-    d = await _tb(world, name, "command")
+    d = await _tb(world, "command")
     old = d.joined.pop("p2")
     ok(await d.g.post(f"/players/{d.pid('p2')}/revoke-sessions", "director"))
     return await d.state(name, "team_battle", signed_out=old)
@@ -392,9 +402,25 @@ async def is_deep_night(world: World, name: str) -> State:
     return await d.state(name, "island")
 
 
+async def _act(d: Driver) -> None:
+    """Day 1: moves and explorations (instant actions with feed lines and results)."""
+    await d.try_order("p1", {"type": "move", "direction": "right"})
+    await d.try_order("p2", {"type": "explore"})
+    await d.try_order("p3", {"type": "move", "direction": "up"})
+    await d.try_order("p4", {"type": "explore"})
+    await d.run_at(_at(d, 1, 15))
+
+
+async def is_acted(world: World, name: str) -> State:
+    d = await _island(world)
+    await _act(d)
+    return await d.state(name, "island")
+
+
 async def is_day2(world: World, name: str) -> State:
     """After the first midnight: the day report and the feed of a whole day."""
     d = await _island(world)
+    await _act(d)
     await d.run_at(_at(d, 2, 10))
     return await d.state(name, "island")
 
@@ -457,6 +483,7 @@ STATES: dict[str, tuple[Builder, tuple[str, ...]]] = {
     "is-setup_some": (is_setup_some, ("p1",)),
     "is-setup_all": (is_setup_all, IS6),
     "is-day": (is_day, IS6),
+    "is-acted": (is_acted, IS6),
     "is-pk_window": (is_pk_window, IS6),
     "is-deep_night": (is_deep_night, IS6),
     "is-day2": (is_day2, IS6),

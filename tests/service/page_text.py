@@ -1,7 +1,7 @@
 """The visible-text checker of the page matrix (issue 16): what a person reads on a page.
 
 ``problems(html, lang, ids=...)`` lists what must never reach a reader: Python's ``None``,
-dict reprs, Python lists, unfilled ``{placeholder}`` fields, the games' raw codes (event
+dict reprs, Python lists, whole numbers printed as floats ("15.0"), a header repeating itself ("Day 2 · Day"), unfilled ``{placeholder}`` fields, the games' raw codes (event
 kinds, order types, setting names, status and phase codes: built from the code below, not
 by hand), internal ids, and on a Chinese page any Latin word that is not a rule ID or a
 proper name of the allowlist.
@@ -41,6 +41,7 @@ ALLOWED_LATIN: dict[str, str] = {
     "Telegram": "a chat service's name",
     "QQ": "a chat service's name",
     "Webhook": "the delivery mechanism's name, untranslated in Chinese software",
+    "Webhooks": "the same, as Discord's settings menu names it",
     "webhook": "the same, lower case as the channel settings write it",
     "UTC": "the time standard",
     "PK": "how Chinese forum games name a duel",
@@ -75,6 +76,9 @@ TIMEZONE = re.compile(r"\b[A-Z][a-z]+(?:/[A-Z][A-Za-z_]+)+\b")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['_-][A-Za-z0-9]+)*")
 
 NONE = re.compile(r"(?<![A-Za-z0-9_])None(?![A-Za-z0-9_])")
+# "15 → 15.0": a whole number printed as Python prints a float (not "v1.0", not "1.0.2";
+# a percentage with one fixed decimal, "100.0%" beside "37.5%", is a format, not a repr)
+FLOAT_REPR = re.compile(r"(?<![\w.])\d+\.0(?![\w.%])")
 DICT_REPR = re.compile(r"\{\s*(?:'[^']*'|\"[^\"]*\")\s*:|\{\}")
 PY_LIST = re.compile(
     r"\[\s*(?:-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\")\s*(?:,\s*(?:-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\")\s*)+\]"
@@ -82,6 +86,21 @@ PY_LIST = re.compile(
 )
 PLACEHOLDER = re.compile(r"\{\s*[A-Za-z_][A-Za-z0-9_.]*\s*(?:![rsa])?(?::[^{}]*)?\}")
 WORD = re.compile(r"[A-Za-z0-9_]+")
+SEPARATOR = " · "  # how headers and titles join their parts: "第 1 天 · 白天"
+
+
+def _repeated_part(chunk: str) -> str | None:
+    """ "论坛戏 · 论坛戏", "Day 2 · Day": a part that repeats another (or its first word)."""
+    parts = [p.strip() for p in chunk.split(SEPARATOR.strip())]
+    parts = [p for p in parts if p]
+    for i, one in enumerate(parts):
+        for other in parts[i + 1 :]:
+            if one == other:
+                return one
+            for a, b in ((one, other), (other, one)):
+                if " " in a and " " not in b and a.split(" ")[0] == b and b.isalpha():
+                    return b
+    return None
 
 
 # --- the visible text ------------------------------------------------------------------------
@@ -238,6 +257,15 @@ def problems(html: str, lang: str, ids: Iterable[str] = ()) -> list[str]:
     for chunk in visible_chunks(html):
         for m in _hits(NONE, chunk):
             report("None:", chunk, m)
+        # headers and titles only: a long text (a post's receipts) lists many "第1回合·统御阶段 · A方"
+        repeated = _repeated_part(chunk) if "·" in chunk and len(chunk) <= 60 else None
+        if repeated is not None:
+            line = f"a repeated part {repeated!r}: {chunk[:80]!r}"
+            if line not in seen:
+                seen.add(line)
+                found.append(line)
+        for m in _hits(FLOAT_REPR, chunk):
+            report("a whole number as a float:", chunk, m)
         for m in _hits(DICT_REPR, chunk):
             report("dict repr:", chunk, m)
         for m in _hits(PY_LIST, chunk):
@@ -254,19 +282,31 @@ def problems(html: str, lang: str, ids: Iterable[str] = ()) -> list[str]:
                 code_spans.append(m.span())
         if lang == "zh":
             cleaned = RULE_ID.sub(lambda r: " " * len(r.group(0)), chunk)
+            # a placeholder's field name is reported as the placeholder, not as English
+            cleaned = PLACEHOLDER.sub(lambda r: " " * len(r.group(0)), cleaned)
             cleaned = TIMEZONE.sub(lambda r: " " * len(r.group(0)), cleaned)
             cleaned = VERSION.sub(lambda r: " " * len(r.group(0)), cleaned)
             for phrase in ALLOWED_PHRASES:
                 cleaned = cleaned.replace(phrase, " " * len(phrase))
             if id_pattern is not None:
                 cleaned = id_pattern.sub(lambda r: " " * len(r.group(0)), cleaned)
-            for m in _hits(LATIN_WORD, cleaned):
-                if m.group(0) in ALLOWED_LATIN or m.group(0) == "None":
-                    continue
-                if any(s <= m.start() < e for s, e in code_spans):
-                    continue  # already reported as a raw code
+            words = [
+                m
+                for m in _hits(LATIN_WORD, cleaned)
+                if m.group(0) not in ALLOWED_LATIN
+                and m.group(0) != "None"
+                and not any(s <= m.start() < e for s, e in code_spans)  # reported as a code
+            ]
+            if words:  # one line per piece of text, naming its words
+                named = " ".join(dict.fromkeys(m.group(0) for m in words))
+                # a lone word that is a code ("探索结果：food。") is named as one; in a
+                # sentence, "player" or "story" is just English
+                coded = [m.group(0) for m in words if m.group(0) in codes and len(words) == 1]
                 what = "English on a Chinese page"
-                if m.group(0) in codes:
-                    what += " (a raw code)"
-                report(what + ":", chunk, m)
+                if coded:
+                    what += f" (raw codes: {' '.join(dict.fromkeys(coded))})"
+                line = f"{what}: {named!r}: {_snippet(chunk, words[0].start(), words[-1].end())!r}"
+                if line not in seen:
+                    seen.add(line)
+                    found.append(line)
     return found

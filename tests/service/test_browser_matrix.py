@@ -33,14 +33,16 @@ LANGS = ("zh", "en")
 ROLE_PAGES = {"director": "/director/{id}", "p1": "/play/{id}", "spectator": "/g/{id}"}
 ROWS = [(state, role) for state in BUILDERS for role in ROLE_PAGES if role in roles_of(state)]
 
-WIDE = """() => {
+# ``width``: the phone's; a mobile viewport may widen itself (innerWidth) to fit a wide page.
+WIDE = """(width) => {
   const out = [];
-  if (document.documentElement.scrollWidth > window.innerWidth + 1) {
+  const screen = Math.min(width, window.innerWidth);
+  if (document.documentElement.scrollWidth > screen + 1) {
     out.push(`page ${document.documentElement.scrollWidth}px wide`);
   }
   document.querySelectorAll('table').forEach((t, i) => {
     const r = t.getBoundingClientRect();
-    if (r.width > 0 && (r.left < -1 || r.right > window.innerWidth + 1)) {
+    if (r.width > 0 && (r.left < -1 || r.right > screen + 1)) {
       const head = (t.querySelector('caption, th') || t).innerText.slice(0, 40);
       out.push(`table ${i + 1} (${head.replace(/\\s+/g, ' ')}) spans ${Math.round(r.left)}..${Math.round(r.right)}px`);
     }
@@ -104,7 +106,7 @@ async def test_a_state_fits_a_phone(
         answer = await page.goto(live + path, wait_until="load")
         await shots(page, f"{state}-{role}-{lang}")
         status = answer.status if answer is not None else 0
-        wide = await page.evaluate(WIDE)
+        wide = await page.evaluate(WIDE, PHONE_390["width"])
     finally:
         await context.close()
     found = ([f"status {status}"] if status >= 500 else []) + list(wide)

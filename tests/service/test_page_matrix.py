@@ -4,8 +4,12 @@ zh and en. Each answer must be an HTML page (never JSON, never 5xx) whose visibl
 placeholder, no raw code or internal id, and in Chinese no English outside user data, rule
 IDs and proper names.
 
-A new page is one line in ``PAGES``; a new state is one line in ``page_states.BUILDERS``
-(and here in ``TB_STATES`` / ``IS_STATES`` if it is not ``tb-``/``is-`` prefixed).
+A new page of a game is one line in ``GAME_PAGES`` (its address, who reads it, in which
+states); a page outside games one line in ``PLAIN_PAGES``; a new state one line in
+``page_states.STATES`` (its builder and the roles with a session in it) — every page row
+then runs in it, and the browser matrix shoots it. Names start ``tb-`` or ``is-``.
+
+Run: ``pytest tests/service/test_page_matrix.py [--db postgres]`` (about 30 s each).
 """
 
 from __future__ import annotations
@@ -63,6 +67,19 @@ GAME_PAGES: dict[str, Page] = {
     "join_valid": Page(lambda s: s.invites["valid"], ("spectator",), ("setup_some",)),
     "join_spent": Page(lambda s: s.invites["spent"], ("spectator", "p1"), ("setup_some",)),
     "odds": Page(lambda s: f"/play/{s.game_id}/odds", ("p1", "p3", "spectator"), ("tb-",), "POST"),
+    "odds_dispatch": Page(  # the preview of an empty Dispatch being drafted (item 23)
+        lambda s: f"/play/{s.game_id}/odds", ("p1",), ("tb-",), "POST", {"type": "dispatch"}
+    ),
+    # A refused form: the page that answers it (or the page it redirects to) says why.
+    "order_refused": Page(
+        lambda s: f"/play/{s.game_id}/orders", ("p1",), (), "POST", {"type": "不存在的指令"}
+    ),
+    "text_order_refused": Page(
+        lambda s: f"/play/{s.game_id}/orders/text", ("p1",), (), "POST", {"text": "啊啊啊啊"}
+    ),
+    "director_refused": Page(
+        lambda s: f"/director/{s.game_id}/extend", ("director",), (), "POST", {"minutes": "0"}
+    ),
     "sign_in_refused": Page(
         lambda s: f"/director/{s.game_id}/login", ("spectator",), (), "POST", {"token": "不是口令"}
     ),
