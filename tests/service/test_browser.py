@@ -231,7 +231,7 @@ async def test_a_team_battle_played_to_a_winner_in_three_browsers(
     await text.locator("textarea[name=text]").fill("部署 6 6 6 6 6")
     await text.locator("button.primary[type=submit]").click()
     await expect(b.locator(".alert.ok")).to_be_visible()
-    await expect(b.locator("#orders .order-list")).to_contain_text("6 / 6 / 6 / 6 / 6")
+    await expect(b.locator("#orders .order-list")).to_contain_text("部署 6、6、6、6、6")
     # A's deployment is not on B's board, and the spectator sees neither (TB-10).
     await expect(b.locator("tr.side-A td .troops").first).to_have_text("?")
     await shots(d, "director-deployment")
@@ -263,7 +263,7 @@ async def test_a_team_battle_played_to_a_winner_in_three_browsers(
     await d.click("form[action$='/resume'] button")
     await d.fill("#minutes", "30")
     await d.click("form[action$='/extend'] button")
-    await expect(d.locator("#audit")).to_contain_text("extend_deadline")
+    await expect(d.locator("#audit")).to_contain_text("截止时间延长 30 分钟")
     # The countdown moved: the server now counts 24 h 30 min (the page's ticking from there
     # runs on the browser's own clock, so its text may already be seconds lower on a busy machine).
     countdown = a.locator("#status .countdown")

@@ -53,7 +53,9 @@
       const shape = (root) => Array.from(root.querySelectorAll("[data-live][id]")).map((el) => el.id).join(" ");
       if (shape(doc) !== shape(document)) {
         const editing = Array.from(document.querySelectorAll("[data-keep]")).some(busy);
-        if (!editing) { window.location.replace(window.location.href); return; }
+        // reload(), not replace(href): an address with a #fragment (a console action
+        // redirects to its section) would only scroll, never load the new shape.
+        if (!editing) { window.location.reload(); return; }
       }
       document.querySelectorAll(".alert.notice").forEach((el) => el.remove());
       // An action's outcome stays while the game is where it was; a new phase or day
