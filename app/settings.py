@@ -92,6 +92,12 @@ class Settings(BaseSettings):
         description="Encrypts channel secrets at rest: a Fernet key or any passphrase. "
         "Unset: a key file is created beside the SQLite database and reused.",
     )
+    max_body_bytes: int = Field(
+        256 * 1024,
+        gt=0,
+        description="Largest request body a route takes unless it needs more (creating a "
+        "game: 4 MiB) or less (orders: 64 KiB); larger ones get 413 unread.",
+    )
     publish_allow_private_urls: bool = Field(
         False,
         description="Allow channel URLs on private, loopback or link-local addresses "
