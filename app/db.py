@@ -170,10 +170,36 @@ def _sqlite_immediate_transactions(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
 
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def _finalize_cancelled_statement(context: Any) -> None:
+        # A statement cancelled while it ran (the task awaiting it was cancelled: a
+        # stream's feed when its last client went away, a timeout) leaves its sqlite3
+        # cursor unfinalized. SQLAlchemy then closes the connection without closing the
+        # cursor, and SQLite keeps a connection with a live statement open ("zombie"),
+        # transaction and write lock included, until the garbage collector frees the
+        # cursor — which ``gc.freeze()`` (app/live.py) can postpone forever: every
+        # request then waited 30 s for the lock (issue 16 item 31). So close the cursor
+        # on the connection's own thread, ahead of the connection's close.
+        if isinstance(context.original_exception, Exception):
+            return  # an error, not a cancellation: SQLAlchemy closes the cursor itself
+        _close_on_worker_thread(getattr(context.execution_context, "cursor", None))
+
     @event.listens_for(engine.sync_engine, "begin")
     def _begin(conn: Any) -> None:
         deferred = conn.get_execution_options().get(_DEFERRED)
         conn.exec_driver_sql("BEGIN" if deferred else "BEGIN IMMEDIATE")
+
+
+def _close_on_worker_thread(cursor: Any) -> None:
+    """Queue ``close`` of the sqlite3 cursor behind SQLAlchemy's aiosqlite adapter on the
+    aiosqlite thread that owns it (it runs after the statement in flight, before any
+    close of the connection queued later)."""
+    proxy = getattr(cursor, "_cursor", None)  # aiosqlite.Cursor
+    raw = getattr(proxy, "_cursor", None)  # sqlite3.Cursor
+    queue = getattr(getattr(proxy, "_conn", None), "_tx", None)  # the thread's work queue
+    if raw is None or queue is None:
+        return
+    queue.put_nowait((None, raw.close))
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
