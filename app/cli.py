@@ -104,9 +104,12 @@ def serve(
     import uvicorn
 
     from app.__main__ import migrate as run_migrations
+    from app.serving import uvicorn_options
+    from app.settings import get_settings
 
     run_migrations()
-    uvicorn.run("app.main:app", host=host, port=port, proxy_headers=True, access_log=False)
+    # The h11 protocol with header, header-time and body-time limits (app/serving.py).
+    uvicorn.run("app.main:app", host=host, port=port, **uvicorn_options(get_settings()))
 
 
 @app.command()

@@ -63,17 +63,28 @@ def read_engine(engine: AsyncEngine) -> AsyncEngine:
     """The engine (same pool) for reads that are one statement, or whose statements need
     not agree with each other beyond what each sees (READ COMMITTED gives every statement
     its own snapshot anyway): on PostgreSQL they run without a transaction, which saves
-    the BEGIN and ROLLBACK round trips around them. SQLite keeps its transactions (its
-    BEGIN is issued by this module's ``begin`` listener)."""
-    if engine.dialect.name == "sqlite":
-        return engine
+    the BEGIN and ROLLBACK round trips around them. On SQLite they run in a deferred
+    transaction (``BEGIN``, not ``BEGIN IMMEDIATE``): one snapshot and no write lock, so
+    readers never queue with the writers (WAL: a reader never blocks the writer).
+    Nothing run on this engine may write."""
     found = _READ_ENGINES.get(engine.sync_engine)
     if found is None:
-        found = _READ_ENGINES[engine.sync_engine] = engine.execution_options(
-            isolation_level="AUTOCOMMIT"
-        )
+        options: dict[str, Any] = {"isolation_level": "AUTOCOMMIT"}
+        if engine.dialect.name == "sqlite":
+            options = {_DEFERRED: True}
+        found = _READ_ENGINES[engine.sync_engine] = engine.execution_options(**options)
     return found
 
+
+def read_transactions(engine: AsyncEngine) -> AsyncEngine:
+    """The engine for a read-only transaction that wants one snapshot (the pages, the
+    reads behind ``lock=False``): SQLite's deferred transaction (no write lock, issue 16
+    item 28); PostgreSQL's ordinary one."""
+    return read_engine(engine) if engine.dialect.name == "sqlite" else engine
+
+
+# The execution option that makes this module's ``begin`` listener issue a deferred BEGIN.
+_DEFERRED = "forumplay_sqlite_deferred"
 
 _READ_ENGINES: weakref.WeakKeyDictionary[Engine, AsyncEngine] = weakref.WeakKeyDictionary()
 
@@ -145,8 +156,10 @@ def _raised_by_driver(traceback: TracebackType | None) -> bool:
 
 
 def _sqlite_immediate_transactions(engine: AsyncEngine) -> None:
-    """SQLite has no row locks: every transaction takes the write lock up front
-    (BEGIN IMMEDIATE), so a game's read-modify-write cannot interleave with another."""
+    """SQLite has no row locks: every transaction that may write takes the write lock up
+    front (BEGIN IMMEDIATE), so a game's read-modify-write cannot interleave with another.
+    Reads (``read_engine``) begin deferred: they must not queue for that lock — readers
+    polling in a loop starved the delivery worker's claims for 20 s (issue 16 item 28)."""
 
     @event.listens_for(engine.sync_engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
@@ -157,9 +170,36 @@ def _sqlite_immediate_transactions(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
 
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def _finalize_cancelled_statement(context: Any) -> None:
+        # A statement cancelled while it ran (the task awaiting it was cancelled: a
+        # stream's feed when its last client went away, a timeout) leaves its sqlite3
+        # cursor unfinalized. SQLAlchemy then closes the connection without closing the
+        # cursor, and SQLite keeps a connection with a live statement open ("zombie"),
+        # transaction and write lock included, until the garbage collector frees the
+        # cursor — which ``gc.freeze()`` (app/live.py) can postpone forever: every
+        # request then waited 30 s for the lock (issue 16 item 31). So close the cursor
+        # on the connection's own thread, ahead of the connection's close.
+        if isinstance(context.original_exception, Exception):
+            return  # an error, not a cancellation: SQLAlchemy closes the cursor itself
+        _close_on_worker_thread(getattr(context.execution_context, "cursor", None))
+
     @event.listens_for(engine.sync_engine, "begin")
     def _begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        deferred = conn.get_execution_options().get(_DEFERRED)
+        conn.exec_driver_sql("BEGIN" if deferred else "BEGIN IMMEDIATE")
+
+
+def _close_on_worker_thread(cursor: Any) -> None:
+    """Queue ``close`` of the sqlite3 cursor behind SQLAlchemy's aiosqlite adapter on the
+    aiosqlite thread that owns it (it runs after the statement in flight, before any
+    close of the connection queued later)."""
+    proxy = getattr(cursor, "_cursor", None)  # aiosqlite.Cursor
+    raw = getattr(proxy, "_cursor", None)  # sqlite3.Cursor
+    queue = getattr(getattr(proxy, "_conn", None), "_tx", None)  # the thread's work queue
+    if raw is None or queue is None:
+        return
+    queue.put_nowait((None, raw.close))
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -42,6 +42,7 @@ from app.db import (
     migration_heads,
 )
 from app.errors import AppError, prefers_english, problem
+from app.limits import BodyLimit
 from app.live import Hub
 from app.publish.models import DeliveryRow
 from app.publish.worker import DeliveryWorker
@@ -330,6 +331,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(web_routes.router)
     app.mount("/static", StaticFiles(directory=web_routes.STATIC), name="static")
     openapi.install(app)
+    # Bodies capped per route before they are read (issue 16 item 32); inside the request
+    # log, which counts the 413s.
+    app.add_middleware(BodyLimit, default=lambda: app.state.settings.max_body_bytes)
     app.add_middleware(observability.RequestMiddleware)
     return app
 

@@ -92,6 +92,32 @@ class Settings(BaseSettings):
         description="Encrypts channel secrets at rest: a Fernet key or any passphrase. "
         "Unset: a key file is created beside the SQLite database and reused.",
     )
+    max_body_bytes: int = Field(
+        256 * 1024,
+        gt=0,
+        description="Largest request body a route takes unless it needs more (creating a "
+        "game: 4 MiB) or less (orders: 64 KiB); larger ones get 413 unread.",
+    )
+    serve_max_header_bytes: int = Field(
+        32 * 1024,
+        gt=0,
+        description="forumplay serve: largest header block of a request (else 400).",
+    )
+    serve_max_headers: int = Field(
+        100, gt=0, description="forumplay serve: most header lines of a request (else 400)."
+    )
+    serve_header_timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="forumplay serve: a request's headers must arrive within this long of "
+        "the connection opening (or the previous answer); else the connection is closed.",
+    )
+    serve_body_timeout_seconds: float = Field(
+        30.0,
+        gt=0,
+        description="forumplay serve: a request's body must arrive within this long of its "
+        "headers; else the connection is closed.",
+    )
     publish_allow_private_urls: bool = Field(
         False,
         description="Allow channel URLs on private, loopback or link-local addresses "

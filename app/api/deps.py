@@ -11,8 +11,9 @@ from fastapi import Depends, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db import read_transactions
 from app.errors import not_found
 from app.models import Game
 from app.services import idempotency
@@ -93,15 +94,17 @@ async def run(
     status_code: int = 200,
     token: str | None = None,
     idempotent: bool = False,
+    read_only: bool = False,
 ) -> JSONResponse:
     """Run ``action`` in one transaction and commit once. With an Idempotency-Key, the key
     is claimed first and the answer stored in the action's transaction; concurrent retries
-    wait for it and replay it (``app/services/idempotency.py``)."""
+    wait for it and replay it (``app/services/idempotency.py``). ``read_only``: the action
+    writes nothing, and its transaction takes no write lock (``app.db.read_transactions``)."""
     sessionmaker = request.app.state.sessionmaker
     header = request.headers.get("Idempotency-Key") if idempotent else None
     key = idempotency.checked_key(header, token)
     if key is None or token is None:
-        async with sessionmaker() as session, session.begin():
+        async with _session(request, read_only) as session, session.begin():
             body = jsonable_encoder(await action(session))
         return JSONResponse(body, status_code=status_code)
     scope = idempotency.scope_for(token)
@@ -140,18 +143,29 @@ async def run_game(
         principal = await principal_for(session, game, token, admin_token)
         return await action(session, game, principal)
 
-    return await run(request, inside, status_code, token=token, idempotent=idempotent)
+    return await run(
+        request, inside, status_code, token=token, idempotent=idempotent, read_only=not lock
+    )
 
 
 def now(request: Request) -> Any:
     return request.app.state.clock.now()
 
 
-async def transact(request: Request, action: SessionAction) -> Any:
+async def transact(request: Request, action: SessionAction, read_only: bool = False) -> Any:
     """``run`` for callers that shape their own response (the web pages): one
     transaction, committed once, returning what ``action`` returned."""
-    async with request.app.state.sessionmaker() as session, session.begin():
+    async with _session(request, read_only) as session, session.begin():
         return await action(session)
+
+
+def _session(request: Request, read_only: bool) -> AsyncSession:
+    """A session; a read-only one on the engine whose transactions take no write lock
+    (issue 16 item 28: polling readers starved the writers on SQLite)."""
+    sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    if not read_only:
+        return sessionmaker()
+    return sessionmaker(bind=read_transactions(request.app.state.engine))
 
 
 async def transact_game(
@@ -165,4 +179,4 @@ async def transact_game(
         principal = await principal_for(session, game, token, admin_token)
         return await action(session, game, principal)
 
-    return await transact(request, inside)
+    return await transact(request, inside, read_only=not lock)

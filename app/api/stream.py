@@ -17,6 +17,26 @@ from app.services.auth import Principal
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["games"])
 
+# One event of the stream, as OpenAPI 3.2 describes text/event-stream (``itemSchema``: each
+# event's fields, ``data`` the event's JSON): the stream is a sequence of these, not one
+# string (schemathesis parses the events and checks each, issue 16 item 29).
+STREAM_EVENT: dict[str, Any] = {
+    "type": "object",
+    "description": "One server-sent event: `id` is your event seq, `data` the event as "
+    "JSON (an `Event`, as GET /events answers it).",
+    "properties": {
+        "event": {"type": "string", "enum": ["message"]},
+        "id": {"type": "string", "pattern": "^[0-9]+$"},
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {"$ref": "#/components/schemas/Event"},
+        },
+        "retry": {"type": "integer", "minimum": 0},
+    },
+    "required": ["data"],
+}
+
 
 def _start(last_event_id: str | None, after: int) -> int:
     if last_event_id is not None:
@@ -34,7 +54,7 @@ def _start(last_event_id: str | None, after: int) -> int:
         **GAME_READ,
         200: {
             "description": "Server-sent events, one per event you may see (`id:` its seq).",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "content": {"text/event-stream": {"itemSchema": STREAM_EVENT}},
         },
     },
 )

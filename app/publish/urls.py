@@ -67,10 +67,92 @@ def base_url(value: str) -> str:
     return value.rstrip("/")
 
 
+# IANA's special-purpose address registries (IPv4 and IPv6, as of 2025), every entry —
+# the "globally reachable" ones too (AS112, PCP/TURN anycast, NAT64): none is a forum.
+# Python's ``is_global`` is not enough: it calls 192.0.0.8 and ::127.0.0.1 (an
+# IPv4-compatible loopback), 64:ff9b::7f00:1 (NAT64) and 2002:7f00:1:: (6to4) global.
+_SPECIAL_V4 = tuple(
+    ipaddress.IPv4Network(network)
+    for network in (
+        "0.0.0.0/8",  # "this network"
+        "10.0.0.0/8",  # private
+        "100.64.0.0/10",  # shared (carrier-grade NAT)
+        "127.0.0.0/8",  # loopback
+        "169.254.0.0/16",  # link-local (cloud metadata)
+        "172.16.0.0/12",  # private
+        "192.0.0.0/24",  # IETF protocol assignments (192.0.0.8, DS-Lite, PCP, TURN...)
+        "192.0.2.0/24",  # documentation
+        "192.31.196.0/24",  # AS112
+        "192.52.193.0/24",  # AMT
+        "192.88.99.0/24",  # 6to4 relay anycast (deprecated)
+        "192.168.0.0/16",  # private
+        "192.175.48.0/24",  # AS112 direct delegation
+        "198.18.0.0/15",  # benchmarking
+        "198.51.100.0/24",  # documentation
+        "203.0.113.0/24",  # documentation
+        "224.0.0.0/4",  # multicast
+        "240.0.0.0/4",  # reserved, and 255.255.255.255 broadcast
+    )
+)
+_SPECIAL_V6 = tuple(
+    ipaddress.IPv6Network(network)
+    for network in (
+        "::/96",  # unspecified, loopback, IPv4-compatible (deprecated)
+        "::ffff:0:0/96",  # IPv4-mapped
+        "::ffff:0:0:0/96",  # IPv4-translated
+        "64:ff9b::/96",  # NAT64 well-known prefix
+        "64:ff9b:1::/48",  # NAT64 local use
+        "100::/64",  # discard-only
+        "100:0:0:1::/64",  # dummy prefix
+        "2001::/23",  # IETF protocol assignments (Teredo, benchmarking, ORCHID, AMT...)
+        "2001:db8::/32",  # documentation
+        "2002::/16",  # 6to4
+        "2620:4f:8000::/48",  # AS112 direct delegation
+        "3fff::/20",  # documentation
+        "5f00::/16",  # SRv6 SIDs
+        "fc00::/7",  # unique local
+        "fe80::/10",  # link-local
+        "fec0::/10",  # site-local (deprecated)
+        "ff00::/8",  # multicast
+    )
+)
+_GLOBAL_UNICAST_V6 = ipaddress.IPv6Network("2000::/3")  # everything else is not handed out
+_NAT64 = (ipaddress.IPv6Network("64:ff9b::/96"), ipaddress.IPv6Network("64:ff9b:1::/48"))
+_IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries in one of the standard ways: mapped
+    (::ffff:a.b.c.d), compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d), 6to4
+    (2002:AABB:CCDD::), Teredo (server and client), ISATAP (…:5efe:a.b.c.d)."""
+    found: list[ipaddress.IPv4Address] = []
+    value = int(address)
+    low32 = ipaddress.IPv4Address(value & 0xFFFFFFFF)
+    if address.ipv4_mapped is not None:
+        found.append(address.ipv4_mapped)
+    if address in _IPV4_COMPATIBLE or any(address in prefix for prefix in _NAT64):
+        found.append(low32)
+    if address.sixtofour is not None:
+        found.append(address.sixtofour)
+    if address.teredo is not None:
+        found.extend(address.teredo)
+    if (value >> 32) & 0xFDFFFFFF == 0x00005EFE:  # ISATAP interface id, u/l bit either way
+        found.append(low32)
+    return found
+
+
 def is_private(address: IPAddress) -> bool:
-    """True for every address that is not a public unicast one."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+    """True for every address that is not a public unicast one: any special-purpose range
+    of either family, IPv6 outside global unicast, and any IPv6 address that embeds an
+    IPv4 address refused here (issue 16 item 33)."""
+    if isinstance(address, ipaddress.IPv4Address):
+        if any(address in network for network in _SPECIAL_V4):
+            return True
+        return not address.is_global or address.is_multicast
+    if any(is_private(inner) for inner in embedded_ipv4(address)):
+        return True
+    if address not in _GLOBAL_UNICAST_V6 or any(address in n for n in _SPECIAL_V6):
+        return True
     return not address.is_global or address.is_multicast
 
 

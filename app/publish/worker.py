@@ -239,7 +239,7 @@ class DeliveryWorker:
         return max(delay, retry_after or 0.0)
 
     async def loop(self) -> None:
-        """Forever: a pass, then wait unless the pass was full. Started by the lifespan."""
+        """Forever: a pass, then wait if it found nothing to send. Started by the lifespan."""
         own = self.http is None
         if own:
             self.http = self._client()
@@ -252,7 +252,10 @@ class DeliveryWorker:
                     raise
                 except Exception:  # keep the loop alive; a lost pass is claimed again later
                     log.exception("delivery pass failed")
-                if done < self.settings.publish_worker_batch:
+                # A pass sends at most one delivery per channel: after one that sent
+                # anything, the next of a channel may be due at once (a finished game's
+                # last posts waited a whole interval each, issue 16 item 28).
+                if not done:
                     await asyncio.sleep(self.settings.publish_worker_interval_seconds)
         finally:
             if own and self.http is not None:

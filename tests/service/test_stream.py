@@ -161,3 +161,49 @@ async def test_an_order_on_one_replica_reaches_a_stream_on_another(
             assert not any(e["kind"] == "order_submitted" for e in b_on_two.events)
             assert order["id"] not in str(b_on_two.events)
             assert "[5, 5, 5, 5, 10]" not in str(b_on_two.events)
+
+
+async def test_the_stream_matches_its_openapi_description(live_base: str) -> None:
+    """Schemathesis reads a text/event-stream answer as its events and checks each against
+    the document (ST108): the events, not one string (issue 16 item 29)."""
+    import datetime
+
+    import schemathesis
+    from schemathesis.specs.openapi.checks import (
+        content_type_conformance,
+        response_schema_conformance,
+    )
+
+    from app.api.responses import Event
+
+    game = Live(live_base)
+    await game.setup()
+    director = game.auth("director")
+    document = (await game.http.get("/openapi.json")).json()
+    item = document["paths"]["/api/v1/games/{game_id}/stream"]["get"]["responses"]["200"]
+    assert "itemSchema" in item["content"]["text/event-stream"]
+    raw = b""
+    async with game.http.stream(
+        "GET", f"/api/v1/games/{game.id}/stream", headers=director
+    ) as streamed:
+        async for chunk in streamed.aiter_bytes():
+            raw += chunk
+            if raw.count(b"\ndata: ") >= 2:  # the backlog: started, the phase opened
+                break
+        headers = dict(streamed.headers)
+    body = raw[: raw.rindex(b"\n\n") + 2]  # whole events only
+    response = httpx.Response(
+        200,
+        headers=headers,
+        content=body,
+        request=httpx.Request("GET", f"{live_base}/api/v1/games/{game.id}/stream"),
+    )
+    response.elapsed = datetime.timedelta(0)  # as if read whole: the stream never ends
+    schema = schemathesis.openapi.from_dict(document)
+    operation = schema["/api/v1/games/{game_id}/stream"]["GET"]
+    case = operation.Case(path_parameters={"game_id": game.id})
+    case.validate_response(response, checks=[content_type_conformance, response_schema_conformance])
+    events = [line[6:] for line in body.decode().splitlines() if line.startswith("data: ")]
+    assert len(events) >= 2
+    for data in events:  # and each event's data is an Event, as GET /events gives it
+        Event.model_validate_json(data)
