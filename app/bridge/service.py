@@ -492,10 +492,12 @@ def new_code() -> str:
 
 
 async def player_link(
-    session: AsyncSession, game: Game, principal: Principal, now: datetime
+    session: AsyncSession, game: Game, principal: Principal, now: datetime, create: bool = False
 ) -> dict[str, Any] | None:
     """What the player's page shows about the forum: their linked forum name and a
-    one-time code to post in the thread (made on first view). None: no forum is read."""
+    one-time code to post in the thread. None: no forum is read. The code is made on the
+    first view, with ``create`` (a write: the page reads without the write lock, and asks
+    again in a writing transaction when ``"code"`` is None)."""
     player = require_player(principal)
     target = await reading_target(session, game.id)
     if target is None or game.status == "finished":
@@ -508,7 +510,8 @@ async def player_link(
         .order_by(ForumLinkRow.id.desc())
         .limit(1)
     )
-    if link is None:
+    code: str | None = None
+    if link is None and create:
         code = new_code()
         link = ForumLinkRow(
             game_id=game.id,
@@ -520,7 +523,7 @@ async def player_link(
             used_by=None,
         )
         session.add(link)
-    else:
+    elif link is not None:
         code = sealing.cipher().decrypt(link.code_sealed.encode()).decode()
     return {
         "code": code,

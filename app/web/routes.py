@@ -225,7 +225,7 @@ async def act(
 async def index(request: Request) -> Response:
     lang = language(request)
     t = translator(lang)
-    games = await transact(request, pages_service.public_games)
+    games = await transact(request, pages_service.public_games, read_only=True)
     rows = [
         {
             **g,
@@ -295,7 +295,7 @@ async def join(request: Request, code: str) -> Response:
         return {"title": game.title, "name": player.name}
 
     try:
-        found = await transact(request, target)
+        found = await transact(request, target, read_only=True)
     except AppError as error:
         return error_page(request, error)
     return render(request, "join.html", {"invite": found, "code": code})
@@ -409,6 +409,15 @@ async def _player_view(request: Request, game_id: str) -> Response:
     lang = language(request)
     try:
         page = await load(request, game_id, token, _play_page)
+        link = page.get("forum_link")
+        if link is not None and link.get("code") is None:  # first view: make the code
+
+            async def make_code(session: AsyncSession, game: Game, principal: Principal) -> Any:
+                return await bridge_service.player_link(
+                    session, game, principal, now(request), create=True
+                )
+
+            page["forum_link"] = await act(request, game_id, token, make_code)
     except AppError as failure:
         if failure.status == 401:
             return await _signed_out(request, game_id, "ended")

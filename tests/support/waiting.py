@@ -7,8 +7,9 @@ they were waiting for.
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -40,3 +41,22 @@ def wait_until(
         if time.monotonic() >= deadline:
             raise WaitTimeout(f"timed out after {timeout:.0f} s waiting for {what}")
         time.sleep(interval)
+
+
+async def wait_until_async(
+    condition: Callable[[], Awaitable[T | None]],
+    *,
+    timeout: float,
+    what: str,
+    interval: float = 0.05,
+) -> T:
+    """:func:`wait_until` for a condition that must be awaited (a request to a server
+    running in this process's other thread): the event loop keeps running meanwhile."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = await condition()
+        if result:
+            return result
+        if time.monotonic() >= deadline:
+            raise WaitTimeout(f"timed out after {timeout:.0f} s waiting for {what}")
+        await asyncio.sleep(interval)
