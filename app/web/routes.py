@@ -311,6 +311,8 @@ async def join_confirm(request: Request, code: str) -> Response:
 
         game_id, secret = await transact(request, redeem)
     except AppError as error:
+        if error.code == "invite_invalid":  # spent meanwhile: the link's own page says so
+            return see_other(f"/join/{code}")
         return error_page(request, error)
     response = see_other(f"/play/{game_id}")
     set_session_cookie(response, request, game_id, secret)

@@ -43,21 +43,25 @@ async def test_an_invite_is_spent_only_by_its_confirm_button(
     assert "secure" not in cookie.lower()  # plain HTTP here; Secure under HTTPS
     assert url.split("/")[-1] not in (await browse(phone, f"/play/{game.id}")).text
 
-    # Spent: a second confirmation (from anyone) is a 4xx page and sets no cookie.
-    again = await join(browser(), url)
-    assert again.status_code == 404
-    assert "text/html" in again.headers["content-type"]
+    # Spent: a second confirmation (from anyone) sets no cookie and goes back to the link's
+    # own page (post/redirect/get: Back never offers to resend), which says it is spent.
+    late = browser()
+    again = await join(late, url)
+    assert again.status_code == 303 and again.headers["location"] == url
     assert session_cookie(again, game.id) is None
+    spent = await browse(late, url)
+    assert spent.status_code == 404 and "text/html" in spent.headers["content-type"]
+    assert "邀请链接无效或已被使用" in spent.text
     unknown = await join(browser(), "/join/not-a-real-code-at-all-xxxxxxxx")
-    assert unknown.status_code == 404 and session_cookie(unknown, game.id) is None
+    assert unknown.status_code == 303 and session_cookie(unknown, game.id) is None
 
 
 async def test_a_new_invite_revokes_the_unused_one(client: AsyncClient, browser: Browser) -> None:
     game = await team_battle(client)
     first = await invite(game, "a1")
     second = await invite(game, "a1")
-    assert (await join(browser(), first)).status_code == 404
-    assert (await join(browser(), second)).status_code == 303
+    assert (await join(browser(), first)).headers["location"] == first  # spent: its own page
+    assert (await join(browser(), second)).headers["location"] == f"/play/{game.id}"
 
 
 async def test_only_the_director_makes_invites(client: AsyncClient) -> None:
