@@ -37,17 +37,17 @@ def session_cookie_name(game_id: str) -> str:
     return f"fp_s_{game_id}"
 
 
+def director_cookie_name(game_id: str) -> str:
+    return f"fp_d_{game_id}"
+
+
 def is_https(request: Request) -> bool:
     return request.url.scheme == "https"
 
 
-def session_token_from_cookie(request: Request, game_id: str) -> str | None:
-    return request.cookies.get(session_cookie_name(game_id)) or None
-
-
-def set_session_cookie(response: Response, request: Request, game_id: str, token: str) -> None:
+def _set(response: Response, request: Request, name: str, token: str) -> None:
     response.set_cookie(
-        session_cookie_name(game_id),
+        name,
         token,
         max_age=SESSION_MAX_AGE,
         path="/",
@@ -57,18 +57,18 @@ def set_session_cookie(response: Response, request: Request, game_id: str, token
     )
 
 
-def clear_session_cookie(response: Response, request: Request, game_id: str) -> None:
-    response.delete_cookie(
-        session_cookie_name(game_id),
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=is_https(request),
-    )
+def _clear(response: Response, request: Request, name: str) -> None:
+    response.delete_cookie(name, path="/", httponly=True, samesite="lax", secure=is_https(request))
 
 
-def director_cookie_name(game_id: str) -> str:
-    return f"fp_d_{game_id}"
+# A player's session and the director's live in cookies of their own (one browser may hold
+# both): a player's link never touches the director's session, nor the other way round.
+def session_token_from_cookie(request: Request, game_id: str) -> str | None:
+    return request.cookies.get(session_cookie_name(game_id)) or None
+
+
+def set_session_cookie(response: Response, request: Request, game_id: str, token: str) -> None:
+    _set(response, request, session_cookie_name(game_id), token)
 
 
 def director_token_from_cookie(request: Request, game_id: str) -> str | None:
@@ -76,25 +76,11 @@ def director_token_from_cookie(request: Request, game_id: str) -> str | None:
 
 
 def set_director_cookie(response: Response, request: Request, game_id: str, token: str) -> None:
-    response.set_cookie(
-        director_cookie_name(game_id),
-        token,
-        max_age=SESSION_MAX_AGE,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=is_https(request),
-    )
+    _set(response, request, director_cookie_name(game_id), token)
 
 
 def clear_director_cookie(response: Response, request: Request, game_id: str) -> None:
-    response.delete_cookie(
-        director_cookie_name(game_id),
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=is_https(request),
-    )
+    _clear(response, request, director_cookie_name(game_id))
 
 
 def csrf_token(request: Request) -> str:
