@@ -345,8 +345,11 @@ class Ruleset(Protocol):
         """Raise RuleViolation if the game cannot start with this roster."""
         ...
 
-    def validate_player(self, settings: BaseModel, name: str, side: str | None) -> None:
-        """Raise RuleViolation if a player with this side may not be added."""
+    def validate_player(
+        self, settings: BaseModel, name: str, side: str | None, roster_size: int = 0
+    ) -> None:
+        """Raise RuleViolation if a player with this side may not be added to a roster of
+        ``roster_size`` players (a full scenario refuses at once, not only at the start)."""
         ...
 
     def validate(self, state: JSON, step: Step, now: datetime) -> None:

@@ -275,8 +275,11 @@ async def add_player(
             "Players can only be added during setup.",
         )
     ruleset = get_ruleset(game.ruleset)
+    count = len(
+        (await session.scalars(select(PlayerRow.id).where(PlayerRow.game_id == game.id))).all()
+    )
     try:
-        ruleset.validate_player(ruleset_settings(ruleset, game.settings), name, side)
+        ruleset.validate_player(ruleset_settings(ruleset, game.settings), name, side, count)
     except RuleViolation as violation:
         raise AppError.from_violation(violation) from None
     existing = await session.scalar(
@@ -288,9 +291,6 @@ async def add_player(
             f"本局已有名为“{name}”的玩家。",
             f"A player named {name!r} already exists.",
         )
-    count = len(
-        (await session.scalars(select(PlayerRow.id).where(PlayerRow.game_id == game.id))).all()
-    )
     token = new_token("fpp")
     player = PlayerRow(
         id=new_id(),

@@ -55,16 +55,25 @@ async def test_the_example_starts_with_three_players_and_verifies(
 async def test_a_roster_beyond_the_scenario_is_refused_saying_how_many(
     client: AsyncClient, clock: FakeClock
 ) -> None:
-    """IS-4: seven players for the six-player example: a 409 problem, Chinese first, with
-    the rule, saying how many the scenario takes; the game stays in setup."""
+    """IS-4: a seventh player for the six-player example is refused when added (409,
+    Chinese first, with the rule, saying how many the scenario takes), and a roster that
+    is outside the range at the start (one player) is refused there; the game stays in
+    setup."""
     clock.set(local(1, 9))
     game = await create_game(client, "island", {}, scenario=example_text())
-    for n in range(7):
+    for n in range(6):
         await game.add_player(f"玩家{n + 1}")
-    body = problem(await game.post("/start", "director"), 409, "bad_roster")
+    full = problem(await game.post("/players", "director", {"name": "玩家7"}), 409, "roster_full")
+    assert full["rule"] == "IS-4"
+    assert full["detail"] == "名单已满：本剧本可容纳 2–6 名玩家。"
+    assert len((await game.summary())["players"]) == 6  # nothing was added
+
+    alone = await create_game(client, "island", {}, scenario=example_text())
+    await alone.add_player("独行者")
+    body = problem(await alone.post("/start", "director"), 409, "bad_roster")
     assert body["rule"] == "IS-4"
-    assert body["detail"] == "本剧本可容纳 2–6 名玩家，现在有 7 名。"
-    assert (await game.summary())["status"] == "setup"
+    assert body["detail"] == "本剧本可容纳 2–6 名玩家，现在有 1 名。"
+    assert (await alone.summary())["status"] == "setup"
 
 
 async def test_the_example_scenario_loads_from_yaml_text_with_overrides(

@@ -108,9 +108,14 @@ class IslandRuleset:
     view_model: ClassVar[type[BaseModel]] = IslandView
 
     # --- setup -------------------------------------------------------------------------
-    def validate_player(self, settings: BaseModel, name: str, side: str | None) -> None:
+    def validate_player(
+        self, settings: BaseModel, name: str, side: str | None, roster_size: int = 0
+    ) -> None:
         if side is not None:
             raise violation("bad_side")
+        fewest, most = player_range(_settings(settings))
+        if roster_size >= most:
+            raise violation("roster_full", "IS-4", fewest=fewest, most=most)
 
     def validate_roster(self, settings: BaseModel, roster: Sequence[Player]) -> None:
         s = _settings(settings)

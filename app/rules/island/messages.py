@@ -8,7 +8,12 @@ from app.rules.base import RuleViolation
 
 # code -> (status, zh, en). Texts never name anything the actor may not see.
 ERRORS: dict[str, tuple[int, str, str]] = {
-    "bad_side": (422, "本戏没有阵营边，不能指定 side。", "Island players have no side."),
+    "bad_side": (422, "本戏玩家不分阵营，不能指定阵营。", "Island players have no side."),
+    "roster_full": (
+        409,
+        "名单已满：本剧本可容纳 {fewest}–{most} 名玩家。",
+        "The roster is full: this scenario takes {fewest} to {most} players.",
+    ),
     "bad_roster": (409, "{zh}", "{en}"),
     "unsupported_step": (422, "不支持的步骤：{kind}。", "Unsupported step kind: {kind}."),
     "not_running": (409, "游戏不在进行中。", "The game is not running."),

@@ -153,7 +153,9 @@ class TeamBattleRuleset:
             "response": None,
         }
 
-    def validate_player(self, settings: BaseModel, name: str, side: str | None) -> None:
+    def validate_player(
+        self, settings: BaseModel, name: str, side: str | None, roster_size: int = 0
+    ) -> None:
         if side not in SIDES:
             raise violation("bad_side", "TB-1", status=422)
 
