@@ -123,6 +123,7 @@ def render(
         t=translator(lang),
         lang=lang,
         html_lang="en" if lang == "en" else "zh-CN",
+        colon=": " if lang == "en" else "：",  # between a label and its value
         csrf=csrf_token(request),
         here=request.url.path,
         static=STATIC_VERSION,

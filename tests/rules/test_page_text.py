@@ -141,3 +141,10 @@ def test_english_pages_may_hold_english_and_chinese_pages_user_data() -> None:
 def test_each_problem_quotes_its_text() -> None:
     (found,) = problems("<p>李四 从 (2,2) 移动到 None。</p>", "zh")
     assert "'None'" in found and "移动到 None" in found
+
+
+def test_an_english_label_with_a_chinese_colon_is_reported_only_in_english() -> None:
+    assert kinds("<p>Forum name：孟德</p>", "en") == ["a Chinese colon in English"]
+    assert kinds("<p>Forum name: 孟德</p>", "en") == []
+    assert kinds("<p>论坛名：孟德</p>", "zh") == []
+    assert kinds("<p>海滩：平原</p>", "en") == []  # Chinese data on an English page

@@ -78,6 +78,8 @@ LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['_-][A-Za-z0-9]+)*")
 NONE = re.compile(r"(?<![A-Za-z0-9_])None(?![A-Za-z0-9_])")
 # "15 → 15.0": a whole number printed as Python prints a float (not "v1.0", not "1.0.2";
 # a percentage with one fixed decimal, "100.0%" beside "37.5%", is a format, not a repr)
+# An English label followed by a Chinese full-width colon ("Forum name：").
+EN_FULLWIDTH_COLON = re.compile(r"[A-Za-z)][ ]?：")
 FLOAT_REPR = re.compile(r"(?<![\w.])\d+\.0(?![\w.%])")
 DICT_REPR = re.compile(r"\{\s*(?:'[^']*'|\"[^\"]*\")\s*:|\{\}")
 PY_LIST = re.compile(
@@ -280,6 +282,9 @@ def problems(html: str, lang: str, ids: Iterable[str] = ()) -> list[str]:
             if m.group(0) in codes and _is_code_word(m.group(0), lang):
                 report("raw code:", chunk, m)
                 code_spans.append(m.span())
+        if lang == "en":
+            for m in _hits(EN_FULLWIDTH_COLON, chunk):
+                report("a Chinese colon in English:", chunk, m)
         if lang == "zh":
             cleaned = RULE_ID.sub(lambda r: " " * len(r.group(0)), chunk)
             # a placeholder's field name is reported as the placeholder, not as English
