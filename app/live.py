@@ -30,7 +30,6 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
-from app.db import read_transactions
 from app.models import EVENTS, GAMES
 
 CHANNEL = "forumplay_events"
@@ -250,23 +249,13 @@ class Hub:
             for subscription in list(feed.subscribers):
                 subscription.queue.put_nowait(batch)
 
-    def _reading(self) -> AsyncSession:
-        """A session for the feed's reads: they write nothing, so on SQLite they take no
-        write lock (``app.db.read_transactions``) — a read cancelled midway (its last
-        subscriber left) can then hold up no writer either (issue 16 item 31)."""
-        sessionmaker = self._sessionmaker()
-        bind = sessionmaker.kw.get("bind")
-        if bind is None:
-            return sessionmaker()
-        return sessionmaker(bind=read_transactions(bind))
-
     async def _max_seq(self, game_id: str) -> int:
-        async with self._reading() as session:
+        async with self._sessionmaker()() as session:
             found = await session.scalar(select(GAMES.c.event_seq).where(GAMES.c.id == game_id))
             return int(found or 0)
 
     async def _read(self, game_id: str, after: int) -> Batch:
-        async with self._reading() as session:
+        async with self._sessionmaker()() as session:
             epoch = await session.scalar(select(GAMES.c.auth_epoch).where(GAMES.c.id == game_id))
             result = await session.execute(
                 select(EVENTS.c.seq, EVENTS.c.at, EVENTS.c.kind, EVENTS.c.data, EVENTS.c.audience)

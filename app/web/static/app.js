@@ -34,7 +34,7 @@
   })();
 
   // --- live: any new event re-reads this page and swaps its live regions; when the
-  // page's shape changed (a new phase brings other forms), it is loaded anew.
+  // page's shape changed (a new phase brings other forms), its whole body is swapped.
   let refreshing = false;
   let again = false;
   function busy(region) {
@@ -53,9 +53,17 @@
       const shape = (root) => Array.from(root.querySelectorAll("[data-live][id]")).map((el) => el.id).join(" ");
       if (shape(doc) !== shape(document)) {
         const editing = Array.from(document.querySelectorAll("[data-keep]")).some(busy);
-        // reload(), not replace(href): an address with a #fragment (a console action
-        // redirects to its section) would only scroll, never load the new shape.
-        if (!editing) { window.location.reload(); return; }
+        const fresh = doc.querySelector("main");
+        const old = document.querySelector("main");
+        if (!editing && fresh && old) {
+          // A new shape (a new phase brings other forms): the whole page body is swapped
+          // in place, without a navigation, so the live stream and the reader's place
+          // stay (a reload at an address with a #section would only scroll).
+          old.replaceWith(fresh);
+          document.title = doc.title;
+          bindAll(fresh);
+          return;
+        }
       }
       document.querySelectorAll(".alert.notice").forEach((el) => el.remove());
       // An action's outcome stays while the game is where it was; a new phase or day
@@ -74,8 +82,7 @@
           if (same) same.checked = true;
         });
         old.replaceWith(fresh);
-        startCountdowns(fresh);
-        bindOdds(fresh);
+        bindAll(fresh);
       });
       const meta = doc.querySelector('meta[name="csrf-token"]');
       if (meta) document.querySelector('meta[name="csrf-token"]').content = meta.content;
@@ -172,15 +179,25 @@
 
   // --- a select that shows the fieldset of its choice (a channel kind's config fields);
   // the others are disabled, so they are neither checked nor sent.
-  document.querySelectorAll("select[data-switch]").forEach((select) => {
-    const show = () => {
-      select.form.querySelectorAll("fieldset." + select.dataset.switch).forEach((set) => {
-        const on = set.dataset.kind === select.value;
-        set.hidden = !on;
-        set.disabled = !on;
-      });
-    };
-    select.addEventListener("change", show);
-    show();
-  });
+  function bindSwitches(root) {
+    root.querySelectorAll("select[data-switch]").forEach((select) => {
+      const show = () => {
+        select.form.querySelectorAll("fieldset." + select.dataset.switch).forEach((set) => {
+          const on = set.dataset.kind === select.value;
+          set.hidden = !on;
+          set.disabled = !on;
+        });
+      };
+      select.addEventListener("change", show);
+      show();
+    });
+  }
+  bindSwitches(document);
+
+  // What a swapped-in part of the page needs bound again.
+  function bindAll(root) {
+    startCountdowns(root);
+    bindOdds(root);
+    bindSwitches(root);
+  }
 })();
