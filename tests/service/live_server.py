@@ -63,6 +63,38 @@ def thread_server(settings: Settings, clock: Clock) -> Iterator[str]:
 
 
 @contextlib.contextmanager
+def served_process(
+    command: list[str], env: dict[str, str], base: str, **popen: Any
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Start ``command`` (a server), wait until ``base``/healthz answers (or give up when
+    the process dies), and stop it at the end: terminate, then kill."""
+    process = subprocess.Popen(command, cwd=ROOT, env=env, **popen)
+
+    def healthy() -> bool:
+        try:
+            return httpx.get(f"{base}/healthz", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def died() -> str | None:
+        code = process.poll()
+        return None if code is None else f"the server process exited with {code}"
+
+    try:
+        wait_until(
+            healthy, timeout=START_TIMEOUT, what="the server process to answer", give_up=died
+        )
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=20)
+
+
+@contextlib.contextmanager
 def process_server(database_url: str, extra_env: dict[str, str] | None = None) -> Iterator[str]:
     """The app as its own process (another replica), on a socket bound here."""
     sock = _bound_socket()
@@ -84,31 +116,11 @@ def process_server(database_url: str, extra_env: dict[str, str] | None = None) -
         "warning",
         "--no-access-log",
     ]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, pass_fds=[sock.fileno()])
     base = f"http://127.0.0.1:{port}"
-
-    def healthy() -> bool:
-        try:
-            return httpx.get(f"{base}/healthz", timeout=2).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    def died() -> str | None:
-        code = process.poll()
-        return None if code is None else f"the server process exited with {code}"
-
     try:
-        wait_until(
-            healthy, timeout=START_TIMEOUT, what="the server process to answer", give_up=died
-        )
-        yield base
+        with served_process(command, env, base, pass_fds=[sock.fileno()]):
+            yield base
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=20)
         sock.close()
 
 

@@ -13,14 +13,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
-import httpx
 import pytest
 
-from tests.support.waiting import wait_until
+from tests.service.live_server import served_process
 
-ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 1.0  # the served process's header and body timeouts, in seconds
 WAIT = 20.0  # generous bounds on a shared machine
 
@@ -44,31 +41,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
         "SERVE_BODY_TIMEOUT_SECONDS": str(TIMEOUT),
     }
     command = [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    process = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
     base = f"http://127.0.0.1:{port}"
-
-    def healthy() -> bool:
-        try:
-            return httpx.get(f"{base}/healthz", timeout=2).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    def died() -> str | None:
-        code = process.poll()
-        return None if code is None else f"forumplay serve exited with {code}"
-
-    try:
-        wait_until(healthy, timeout=60, what="forumplay serve to answer", give_up=died)
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    with served_process(command, env, base, **quiet):
         yield "127.0.0.1", port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=20)
 
 
 def _exchange(address: tuple[str, int], data: bytes) -> bytes:
