@@ -119,6 +119,7 @@ class _Feed:
     def __init__(self, last_seq: int) -> None:
         self.last_seq = last_seq
         self.wanted = last_seq
+        self.notices = 0  # how many notices came: one during a read means read again
         self.subscribers: set[Subscription] = set()
         self.task: asyncio.Task[None] | None = None
 
@@ -223,6 +224,7 @@ class Hub:
         if feed is None:
             return
         feed.wanted = max(feed.wanted, seq)
+        feed.notices += 1
         if feed.wanted > feed.last_seq and (feed.task is None or feed.task.done()):
             feed.task = asyncio.create_task(self._fetch(game_id, feed))
 
@@ -236,6 +238,7 @@ class Hub:
     async def _fetch(self, game_id: str, feed: _Feed) -> None:
         """Read the game's new rows once and hand them to every local subscriber."""
         while feed.wanted > feed.last_seq and self._feeds.get(game_id) is feed:
+            notices = feed.notices
             try:
                 batch = await self._read(game_id, feed.last_seq)
             except Exception:
@@ -244,8 +247,11 @@ class Hub:
                 continue
             if batch.rows:
                 feed.last_seq = batch.rows[-1].seq
-            elif feed.wanted > feed.last_seq:
-                feed.wanted = feed.last_seq  # a notice without rows (rolled-back savepoint)
+            elif feed.notices == notices:
+                # A notice without rows (a rolled-back savepoint, a poke after a lost LISTEN
+                # connection). A notice that came while the read ran is kept: the read may
+                # have begun before that commit, so it is read again.
+                feed.wanted = feed.last_seq
             for subscription in list(feed.subscribers):
                 subscription.queue.put_nowait(batch)
 

@@ -207,3 +207,38 @@ async def test_the_stream_matches_its_openapi_description(live_base: str) -> Non
     assert len(events) >= 2
     for data in events:  # and each event's data is an Event, as GET /events gives it
         Event.model_validate_json(data)
+
+
+async def test_a_notice_that_arrives_while_the_feed_reads_is_not_lost() -> None:
+    """The read that a notice (or a poke after the LISTEN connection came back) starts may
+    begin before the next commit; that commit's notice arrives during the read, which finds
+    no rows. The feed must read again, not forget the notice (the stream then never got the
+    deadline's events after a database restart)."""
+    from app.live import Batch, EventRowData, Hub
+
+    row = EventRowData(
+        seq=3, at="", kind="deployment_revealed", data={}, audience=[], encoded_data="{}"
+    )
+    reads: list[int] = []
+
+    class RacingHub(Hub):
+        async def _max_seq(self, game_id: str) -> int:
+            return 2
+
+        async def _read(self, game_id: str, after: int) -> Batch:
+            reads.append(after)
+            if len(reads) == 1:
+                self._on_notice(game_id, 3)  # committed while this read ran
+                return Batch(rows=[], auth_epoch=0)
+            return Batch(rows=[row] if after < 3 else [], auth_epoch=0)
+
+    hub = RacingHub(lambda: None, "sqlite+aiosqlite://")  # type: ignore[arg-type, return-value]
+    subscription = await hub.subscribe("g1")
+    hub._poke_all()  # as after a lost LISTEN connection: read once, whatever was missed
+    batches = []
+    async with asyncio.timeout(5):
+        while not any(b.rows for b in batches):
+            batches.append(await subscription.queue.get())
+    assert [r.kind for b in batches for r in b.rows] == ["deployment_revealed"]
+    assert reads == [2, 2]
+    await hub.stop()
