@@ -235,7 +235,7 @@ async def test_a_notice_that_arrives_while_the_feed_reads_is_not_lost() -> None:
     hub = RacingHub(lambda: None, "sqlite+aiosqlite://")  # type: ignore[arg-type, return-value]
     subscription = await hub.subscribe("g1")
     hub._poke_all()  # as after a lost LISTEN connection: read once, whatever was missed
-    batches = []
+    batches: list[Batch] = []
     async with asyncio.timeout(5):
         while not any(b.rows for b in batches):
             batches.append(await subscription.queue.get())
