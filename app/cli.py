@@ -103,7 +103,7 @@ def serve(
     """Apply migrations, then serve the API and the web pages (uvicorn)."""
     import uvicorn
 
-    from app.__main__ import migrate as run_migrations
+    from app.migrate import migrate as run_migrations
     from app.serving import uvicorn_options
     from app.settings import get_settings
 
@@ -115,7 +115,7 @@ def serve(
 @app.command()
 def migrate(database_url: DatabaseOption = None) -> None:
     """Apply the database migrations (Alembic) up to the newest; safe to repeat."""
-    from app.__main__ import migrate as run_migrations
+    from app.migrate import migrate as run_migrations
 
     run_migrations(database_url)
     typer.echo("migrations applied (at head)", err=True)
@@ -124,7 +124,7 @@ def migrate(database_url: DatabaseOption = None) -> None:
 @app.command("publish-worker")
 def publish_worker() -> None:
     """Apply migrations, then only deliver posts (a process of its own)."""
-    from app.__main__ import migrate as run_migrations
+    from app.migrate import migrate as run_migrations
     from app.observability import configure_logging
     from app.publish.worker import run_standalone
 

@@ -287,11 +287,6 @@ class IdempotencyRow(Base):
     created_at: Mapped[datetime]
 
 
-# The publishing tables live beside their code; importing them here registers them with
-# ``Base.metadata`` wherever the models are loaded (migrations, tests).
-from app.bridge import models as _bridge_models  # noqa: E402, F401
-from app.publish import models as _publish_models  # noqa: E402, F401
-
 # The Core tables behind the models, typed, for the hot paths that skip the ORM.
 GAMES = cast(Table, Game.__table__)
 ORDERS = cast(Table, OrderRow.__table__)
