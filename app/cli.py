@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.clock import SystemClock
 from app.errors import AppError
 from app.rules.base import RuleViolation
+from app.rules.registry import all_rulesets
 from app.settings import Settings
 
 T = TypeVar("T")
@@ -135,7 +136,7 @@ def publish_worker() -> None:
 
 @game_app.command("create")
 def game_create(
-    ruleset: Annotated[str, typer.Option(help="team_battle or island.")],
+    ruleset: Annotated[str, typer.Option(help=f"{' or '.join(all_rulesets())}.")],
     scenario: Annotated[
         Path | None,
         typer.Option(exists=True, dir_okay=False, help="Settings as a JSON or YAML file."),
