@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import AppError, conflict, not_found
+from app.ids import could_be_id, new_id
 from app.models import AuditRow, EventRow, Game, PlayerRow
 from app.rules.base import (
     DIRECTOR,
@@ -30,9 +31,7 @@ from app.rules.registry import get_ruleset
 from app.rules.types import Name, Seconds, Title
 from app.services.auth import (
     Principal,
-    could_be_id,
     hash_token,
-    new_id,
     new_token,
     require_director,
 )
