@@ -7,7 +7,10 @@
 - a game's rules core does not import its own presentation (`<game>.present`);
 - no file under the package (``*.py``, ``*.html``, ``*.j2``, ``*.lark``) over 500 lines;
 - outside a game's own package, only the registry names a game (the names are read from the
-  game packages under ``<package>/rules/``, so a new game is checked without editing this file).
+  game packages under ``<package>/rules/``, so a new game is checked without editing this file);
+- every top-level module but ``rules`` and ``kit`` is a source of the shell's contract in
+  pyproject's ``[tool.importlinter]`` (the forbidden one with ``allow_indirect_imports``), so
+  a new shell module cannot slip past the rule that the shell reaches games via the registry.
 
     python scripts/check_architecture.py [--package app] [--root .]
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -233,6 +237,25 @@ def games_named_outside(root: Path, package_dir: Path, games: list[str]) -> list
     return findings
 
 
+def unclassified_modules(graph: grimp.ImportGraph, package: str, pyproject: Path) -> list[str]:
+    if not pyproject.is_file():
+        return []
+    config = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    contracts = config.get("tool", {}).get("importlinter", {}).get("contracts", [])
+    shell_contracts = [
+        c for c in contracts if c.get("type") == "forbidden" and c.get("allow_indirect_imports")
+    ]
+    if not shell_contracts:
+        return []
+    named = {m for c in shell_contracts for m in c.get("source_modules", [])}
+    neutral = {f"{package}.rules", f"{package}.kit"}
+    return [
+        f"{module} is not a source of the shell's import contract in {pyproject.name} "
+        "([tool.importlinter], allow_indirect_imports): add it there"
+        for module in sorted(graph.find_children(package) - neutral - named)
+    ]
+
+
 def check(package: str, root: Path) -> list[str]:
     package_dir = root / package
     sys.path.insert(0, str(root))
@@ -247,6 +270,7 @@ def check(package: str, root: Path) -> list[str]:
         *core_imports_presentation(graph, package, games),
         *oversized_files(root, package_dir),
         *games_named_outside(root, package_dir, games),
+        *unclassified_modules(graph, package, root / "pyproject.toml"),
     ]
 
 

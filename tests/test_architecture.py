@@ -136,3 +136,20 @@ def test_the_command_exits_1_on_a_finding(
     name = make_package(tmp_path, {**CLEAN, "shell/b.py": "from PKG.shell import a\n"})
     assert checker.main(["--package", name, "--root", str(tmp_path)]) == 1
     assert "module import cycle" in capsys.readouterr().out
+
+
+def test_a_shell_module_missing_from_the_shell_contract_is_found(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        "[[tool.importlinter.contracts]]\n"
+        'name = "shell"\ntype = "forbidden"\nallow_indirect_imports = true\n'
+        'source_modules = ["PKGNAME.shell"]\nforbidden_modules = ["PKGNAME.rules.chess"]\n',
+        encoding="utf-8",
+    )
+    name = make_package(tmp_path, {**CLEAN, "extra.py": "X = 1\n"})
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace("PKGNAME", name), encoding="utf-8")
+    found = checker.check(name, tmp_path)
+    assert found == [
+        f"{name}.extra is not a source of the shell's import contract in pyproject.toml "
+        "([tool.importlinter], allow_indirect_imports): add it there"
+    ]
