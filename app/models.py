@@ -1,4 +1,6 @@
-"""SQLAlchemy tables. Alembic migrations (migrations/) are the only way the schema is made."""
+"""SQLAlchemy tables: the core ones and ``Base`` (the forum bridge's and the publishing tables
+import it beside their code; app/tables.py gathers them all). Alembic migrations (migrations/)
+are the only way the schema is made."""
 
 from __future__ import annotations
 
