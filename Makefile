@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck test-sqlite test-postgres bench image-test clean misago
+.PHONY: run test lint architecture typecheck test-sqlite test-postgres bench image-test clean misago
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,15 +18,24 @@ run: $(STAMP)  ## create the database, apply migrations, serve http://127.0.0.1:
 misago: $(STAMP)  ## the cached Misago venv the real-forum tests use (installed once, shared)
 	$(BIN)/python -m tests.support.misago install
 
-test: $(STAMP) misago  ## ruff, mypy, and the whole suite on SQLite and on PostgreSQL
+test: $(STAMP) misago  ## ruff, the architecture, mypy, and the whole suite on SQLite and on PostgreSQL
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(MAKE) architecture
 	$(BIN)/mypy
 	$(BIN)/pytest --db sqlite
 	$(BIN)/pytest --db postgres
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+	$(MAKE) architecture
+
+# Both run before either fails the build, so one run names every broken rule.
+architecture: $(STAMP)  ## import contracts (pyproject's [tool.importlinter]), no cycles, files <= 500 lines, games named only by the registry
+	@status=0; \
+	$(BIN)/lint-imports --no-cache || status=1; \
+	$(BIN)/python scripts/check_architecture.py || status=1; \
+	exit $$status
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

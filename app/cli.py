@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.clock import SystemClock
 from app.errors import AppError
 from app.rules.base import RuleViolation
+from app.rules.registry import all_rulesets
 from app.settings import Settings
 
 T = TypeVar("T")
@@ -103,7 +104,7 @@ def serve(
     """Apply migrations, then serve the API and the web pages (uvicorn)."""
     import uvicorn
 
-    from app.__main__ import migrate as run_migrations
+    from app.migrate import migrate as run_migrations
     from app.serving import uvicorn_options
     from app.settings import get_settings
 
@@ -115,7 +116,7 @@ def serve(
 @app.command()
 def migrate(database_url: DatabaseOption = None) -> None:
     """Apply the database migrations (Alembic) up to the newest; safe to repeat."""
-    from app.__main__ import migrate as run_migrations
+    from app.migrate import migrate as run_migrations
 
     run_migrations(database_url)
     typer.echo("migrations applied (at head)", err=True)
@@ -124,7 +125,7 @@ def migrate(database_url: DatabaseOption = None) -> None:
 @app.command("publish-worker")
 def publish_worker() -> None:
     """Apply migrations, then only deliver posts (a process of its own)."""
-    from app.__main__ import migrate as run_migrations
+    from app.migrate import migrate as run_migrations
     from app.observability import configure_logging
     from app.publish.worker import run_standalone
 
@@ -135,7 +136,7 @@ def publish_worker() -> None:
 
 @game_app.command("create")
 def game_create(
-    ruleset: Annotated[str, typer.Option(help="team_battle or island.")],
+    ruleset: Annotated[str, typer.Option(help=f"{' or '.join(all_rulesets())}.")],
     scenario: Annotated[
         Path | None,
         typer.Option(exists=True, dir_okay=False, help="Settings as a JSON or YAML file."),

@@ -1,4 +1,6 @@
-"""SQLAlchemy tables. Alembic migrations (migrations/) are the only way the schema is made."""
+"""SQLAlchemy tables: the core ones and ``Base`` (the forum bridge's and the publishing tables
+import it beside their code; app/tables.py gathers them all). Alembic migrations (migrations/)
+are the only way the schema is made."""
 
 from __future__ import annotations
 
@@ -286,11 +288,6 @@ class IdempotencyRow(Base):
     body: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
 
-
-# The publishing tables live beside their code; importing them here registers them with
-# ``Base.metadata`` wherever the models are loaded (migrations, tests).
-from app.bridge import models as _bridge_models  # noqa: E402, F401
-from app.publish import models as _publish_models  # noqa: E402, F401
 
 # The Core tables behind the models, typed, for the hot paths that skip the ORM.
 GAMES = cast(Table, Game.__table__)

@@ -35,10 +35,10 @@ from fastapi import FastAPI  # noqa: E402
 from httpx import ASGITransport, AsyncClient  # noqa: E402
 
 from app import observability  # noqa: E402
-from app.__main__ import migrate  # noqa: E402
 from app.clock import FakeClock  # noqa: E402
 from app.db import make_engine, make_sessionmaker  # noqa: E402
 from app.main import create_app  # noqa: E402
+from app.migrate import migrate  # noqa: E402
 from app.settings import Settings  # noqa: E402
 
 TARGET = 0.05

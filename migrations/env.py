@@ -11,14 +11,14 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from app.db import make_engine
-from app.models import Base
 from app.settings import get_settings
+from app.tables import METADATA
 
 config = context.config
 if config.config_file_name is not None and not config.attributes.get("skip_logging"):
     fileConfig(config.config_file_name, disable_existing_loggers=False)
 
-target_metadata = Base.metadata
+target_metadata = METADATA
 
 
 def database_url() -> str:

@@ -33,8 +33,8 @@ async def advance(request: Request, game_id: str, token: Token) -> JSONResponse:
 
 @router.post("/advance-to-midnight", response_model=Advanced, responses=GAME_ACTION)
 async def advance_to_midnight(request: Request, game_id: str, token: Token) -> JSONResponse:
-    """Island: run every pending timer up to and including the next 24:00, in order
-    (``advanced.timers`` lists them); 409 for a game without a 24:00."""
+    """For a game with a daily 24:00 settlement: run every pending timer up to and including
+    the next 24:00, in order (``advanced.timers`` lists them); 409 for a game without one."""
 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
         return await director_service.advance_to_midnight(session, game, principal, now(request))

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.api.deps import Token, now, run_game
 from app.api.problems import GAME_ACTION, GAME_WRITE, problems
 from app.api.publishing import OffsetSeconds, PostOut, Reminders, RemindersOut
-from app.bridge import service as bridge
+from app.bridge import forums as bridge
 from app.models import Game
 from app.publish import service as publishing
 from app.publish.channels.base import RemoteId

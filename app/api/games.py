@@ -23,11 +23,12 @@ from app.api.responses import (
 from app.api.schemas import AddPlayer, CreateGame
 from app.db import read_engine
 from app.errors import AppError, not_found
+from app.ids import could_be_id
 from app.models import Game
 from app.services import games as games_service
 from app.services import read_cache
 from app.services import verify as verify_service
-from app.services.auth import Principal, could_be_id, is_admin, known_principal, principal_for
+from app.services.auth import Principal, is_admin, known_principal, principal_for
 from app.services.games import load_game
 
 # A scenario (512 KiB at most) escaped inside JSON, and the settings beside it.

@@ -118,7 +118,7 @@ class Event(BaseModel):
 
 class Order(BaseModel):
     """An order as stored. A just-submitted order may carry the ruleset's private answer
-    (an island action's ``result``…)."""
+    (an instant action's ``result``…)."""
 
     id: str
     type: str

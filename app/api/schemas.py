@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
+from app.rules.registry import all_rulesets
 from app.rules.textorders import OrderText
 from app.rules.types import Identifier, Line, Name, Seconds, Title
 
@@ -16,7 +17,7 @@ Side = Annotated[Identifier, Field(max_length=16)]
 
 class CreateGame(BaseModel):
     ruleset: Annotated[Identifier, Field(max_length=32)] = Field(
-        description='"team_battle" or "island"'
+        description=" or ".join(f'"{name}"' for name in all_rulesets())
     )
     title: Annotated[Title, Field(min_length=1)] | None = Field(
         None, description="Default: the scenario's title"

@@ -32,7 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
-from app.bridge import service
+from app.bridge import forums, service
 from app.bridge.models import ForumBridgeRow
 from app.bridge.service import ForumMessage
 from app.clock import Clock
@@ -52,7 +52,7 @@ from app.services.games import load_game
 from app.settings import Settings
 
 log = logging.getLogger("forumplay.bridge")
-TIMER_KINDS = service.TIMER_KINDS
+TIMER_KINDS = forums.TIMER_KINDS
 
 _reader: ForumReader | None = None
 
@@ -131,11 +131,11 @@ class ForumReader:
 
     async def _poll(self, game_id: str) -> int:
         async with self._sessionmaker()() as session, session.begin():
-            target = await service.reading_target(session, game_id)
+            target = await forums.reading_target(session, game_id)
             if target is None or target[1].kind != "misago":
                 return 0
             bridge, channel, config = target
-            thread = service.thread_of(bridge, channel)
+            thread = forums.thread_of(bridge, channel)
             if thread is None:
                 return 0  # the channel has not opened its thread yet
             seen = await service.seen_revisions(session, game_id)
@@ -201,7 +201,7 @@ class ForumReader:
     ) -> str:
         """A Discourse webhook delivery: verified, then its post fetched and read."""
         async with self._sessionmaker()() as session, session.begin():
-            target = await service.reading_target(session, game_id)
+            target = await forums.reading_target(session, game_id)
             if target is None or target[1].kind != "discourse":
                 raise AppError(
                     404,
@@ -210,8 +210,8 @@ class ForumReader:
                     "This game reads no Discourse.",
                 )
             bridge, channel, config = target
-            secret = service.webhook_secret(bridge)
-            topic = service.thread_of(bridge, channel)
+            secret = forums.webhook_secret(bridge)
+            topic = forums.thread_of(bridge, channel)
         if secret is None or not signed(secret, body, signature):
             raise AppError(
                 401,

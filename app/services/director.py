@@ -14,9 +14,8 @@ from app.rules.base import DIRECTOR, STEP_DIRECTOR, STEP_TIMER, SYSTEM, Actor
 from app.rules.registry import get_ruleset
 from app.services.auth import Principal, require_director
 from app.services.bodies import check_director_action
-from app.services.games import GameOptions, audit, summary
+from app.services.games import GameOptions, audit, deadline_timer_kinds, summary
 from app.services.steps import (
-    DEADLINE_TIMER_KINDS,
     StepWrite,
     append_event,
     compute_step,
@@ -96,9 +95,9 @@ MAX_TIMERS_TO_MIDNIGHT = 100
 async def advance_to_midnight(
     session: AsyncSession, game: Game, principal: Principal, now: datetime
 ) -> dict[str, Any]:
-    """Run every pending timer of the game up to and including its next midnight (the
-    island's 24:00), in order, as if the clock had reached it. A game with no midnight
-    timer (Team Battle) is refused; one that ends on the way stops there."""
+    """Run every pending timer of the game up to and including its next midnight timer (a
+    game's daily 24:00 settlement), in order, as if the clock had reached it. A game with no
+    pending midnight timer is refused; one that ends on the way stops there."""
     require_director(principal)
     _require_live(game)
     if not any(t.kind == MIDNIGHT_KIND for t in await _game_timers(session, game, now)):
@@ -186,7 +185,8 @@ async def extend_deadline(
         t for t in timers if (kind is None or t.kind == kind) and (key is None or t.key == key)
     ]
     if kind is None and key is None:
-        candidates = [t for t in candidates if t.kind in DEADLINE_TIMER_KINDS] or candidates
+        deadlines = deadline_timer_kinds(game)
+        candidates = [t for t in candidates if t.kind in deadlines] or candidates
     if not candidates:
         raise AppError(
             404, "no_deadline", "当前没有可以延长的截止时间。", "There is no deadline to extend."

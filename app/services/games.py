@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import AppError, conflict, not_found
+from app.ids import could_be_id, new_id
 from app.models import AuditRow, EventRow, Game, PlayerRow
 from app.rules.base import (
     DIRECTOR,
@@ -30,9 +31,7 @@ from app.rules.registry import get_ruleset
 from app.rules.types import Name, Seconds, Title
 from app.services.auth import (
     Principal,
-    could_be_id,
     hash_token,
-    new_id,
     new_token,
     require_director,
 )
@@ -362,7 +361,7 @@ async def delete_game(
     table cascades from ``games``), so nothing of it can be read afterwards and there is no
     audit row. A finished game is archived instead: hidden from the lists, its pages,
     archive and ``/verify`` kept, because its players and readers may still check it. A
-    game under way is refused: end it first (the island's end tool, or the last phase)."""
+    game under way is refused: end it first (the game's end tool, or its last phase)."""
     require_director(principal)
     game_id, title = game.id, game.title
     if game.status == "finished":
@@ -382,9 +381,17 @@ async def delete_game(
     return {"id": game_id, "title": title, "deleted": True, "archived": False}
 
 
+def deadline_timer_kinds(game: Game) -> tuple[str, ...]:
+    """The kinds of the game's timers that are its deadline (a phase's close, a day's 24:00…):
+    what its ruleset declares (``deadline_timer_kinds``), else every game's kinds."""
+    declared = getattr(get_ruleset(game.ruleset), "deadline_timer_kinds", DEADLINE_TIMER_KINDS)
+    return tuple(declared)
+
+
 async def deadline_info(session: AsyncSession, game: Game) -> dict[str, Any]:
+    kinds = deadline_timer_kinds(game)
     for timer in await pending_timers(session, game):
-        if timer.kind in DEADLINE_TIMER_KINDS:
+        if timer.kind in kinds:
             return {
                 "deadline": timer.due_at.isoformat() if timer.due_at else None,
                 "deadline_remaining_seconds": timer.remaining_seconds,

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import AppError, conflict, not_found
+from app.ids import new_id
 from app.models import (
     Game,
     OrderRevision,
@@ -19,7 +20,7 @@ from app.publish import receipts
 from app.rules.base import STEP_ORDER, STEP_READY, STEP_REVISE, STEP_WITHDRAW, ParsedOrders
 from app.rules.registry import get_ruleset
 from app.services import text_orders
-from app.services.auth import Principal, new_id, require_known, require_player
+from app.services.auth import Principal, require_known, require_player
 from app.services.bodies import check_order
 from app.services.steps import StepWrite, compute_step, deadline_due, persist_steps, run_step
 

@@ -14,12 +14,12 @@ from httpx import ASGITransport, AsyncClient
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.__main__ import migrate
 from app.clock import FakeClock
 from app.db import make_engine, make_sessionmaker
 from app.main import create_app
-from app.models import Base
+from app.migrate import migrate
 from app.settings import Settings
+from app.tables import METADATA
 from tests.service.web_helpers import Browser
 
 DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432"
@@ -83,7 +83,7 @@ async def _clean_tables(engine: AsyncEngine) -> AsyncIterator[None]:
     """Every service test starts from empty (migrated) tables."""
     yield
     async with engine.begin() as conn:
-        for table in reversed(Base.metadata.sorted_tables):
+        for table in reversed(METADATA.sorted_tables):
             await conn.execute(text(f'DELETE FROM "{table.name}"'))
 
 

@@ -235,13 +235,13 @@ async def keep_tables() -> AsyncIterator[None]:
 async def world_fixture(
     database_url: str, engine: AsyncEngine, sessionmaker: async_sessionmaker[AsyncSession]
 ) -> AsyncIterator[World]:
-    from app.models import Base
+    from app.tables import METADATA
 
     built = World(world_settings(database_url), engine, sessionmaker)
     yield built
     await built.close()
     async with engine.begin() as conn:
-        for table in reversed(Base.metadata.sorted_tables):
+        for table in reversed(METADATA.sorted_tables):
             await conn.execute(text(f'DELETE FROM "{table.name}"'))
 
 

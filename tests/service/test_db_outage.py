@@ -36,9 +36,9 @@ from httpx import AsyncClient
 from sqlalchemy import exc
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from app.__main__ import migrate
 from app.clock import FakeClock
 from app.db import database_unavailable, make_engine
+from app.migrate import migrate
 from app.settings import Settings
 from tests.service.helpers import Game, ok, problem, team_battle
 from tests.service.live_server import open_stream, thread_server

@@ -7,13 +7,13 @@ from alembic.migration import MigrationContext
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.models import Base
+from app.tables import METADATA
 
 
 async def test_models_and_migrations_agree(engine: AsyncEngine) -> None:
     def diff(connection: Connection) -> list[object]:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
-        return list(compare_metadata(context, Base.metadata))
+        return list(compare_metadata(context, METADATA))
 
     async with engine.connect() as conn:
         differences = await conn.run_sync(diff)
@@ -26,7 +26,7 @@ async def test_migrated_database_is_at_head(engine: AsyncEngine) -> None:
     from alembic.script import ScriptDirectory
     from sqlalchemy import text
 
-    from app.__main__ import ROOT
+    from app.migrate import ROOT
 
     config = Config(str(ROOT / "alembic.ini"))
     config.set_main_option("script_location", str(ROOT / "migrations"))
