@@ -15,13 +15,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from app.errors import AppError, conflict, not_found
+from app.ids import new_id
 from app.models import AuditRow, Game, OrderRow, PlayerRow, StepRow, Timer
-from app.publish import outbox
+from app.publish import outbox, timers
 from app.publish.channels import ADAPTERS, open_config, redact, seal_config, validate_config
 from app.publish.models import ChannelRow, DeliveryRow, PostRow, PublishingRow
 from app.publish.render import FORMATS, RosterEntry, reminder_post, tally_post
 from app.rules.base import STEP_READY
-from app.services.auth import Principal, new_id, require_director
+from app.services.auth import Principal, require_director
 from app.services.games import audit
 
 # ---------------------------------------------------------------------------------- shapes
@@ -114,7 +115,7 @@ async def set_publishing(
     if "auto_publish_after_seconds" in changes or "review" in changes:
 
         def resync(sync: Session) -> None:
-            outbox.sync_auto_publish(sync, outbox.load_context(sync, game.id, now)[0], pub, now)
+            timers.sync_auto_publish(sync, outbox.load_context(sync, game.id, now)[0], pub, now)
 
         await session.run_sync(resync)
     audit(session, game, principal, "set_publishing", changes, now)
@@ -158,7 +159,7 @@ async def _set_countdown(
 
     def resync(sync: Session) -> None:
         facts, _, deadline = outbox.load_context(sync, game.id, now)
-        outbox.sync_reminders(sync, facts, pub, deadline, now)
+        timers.sync_reminders(sync, facts, pub, deadline, now)
 
     await session.run_sync(resync)
     return pub
@@ -351,7 +352,7 @@ async def _end_auto_publish(session: AsyncSession, post: PostRow, now: datetime)
     timer = await session.scalar(
         select(Timer).where(
             Timer.game_id == post.game_id,
-            Timer.kind == outbox.AUTO_PUBLISH,
+            Timer.kind == timers.AUTO_PUBLISH,
             Timer.key == post.id,
             Timer.done_at.is_(None),
         )
@@ -480,9 +481,9 @@ async def set_forum_name(
 async def run_service_timer(session: AsyncSession, game: Game, timer: Timer, now: datetime) -> None:
     """A publishing timer, run by the scheduler without the ruleset."""
     timer.done_at = now
-    if timer.kind == outbox.AUTO_PUBLISH:
+    if timer.kind == timers.AUTO_PUBLISH:
         await _auto_publish(session, game, timer.key, now)
-    elif timer.kind in (outbox.REMINDER, outbox.TALLY) and game.status == "running":
+    elif timer.kind in (timers.REMINDER, timers.TALLY) and game.status == "running":
         await session.run_sync(lambda sync: _countdown_post(sync, game, timer, now))
 
 
@@ -506,14 +507,14 @@ def _countdown_post(sync: Session, game: Game, timer: Timer, now: datetime) -> N
     """A reminder or a tally due before the deadline, posted without review (a held one
     would come too late) on its configured channel, or on every channel."""
     facts, pub, deadline_timer = outbox.load_context(sync, game.id, now)
-    deadline = outbox.deadline_of(deadline_timer, now)
+    deadline = timers.deadline_of(deadline_timer, now)
     if deadline is None or deadline.isoformat() != timer.data.get("deadline"):
         # The deadline moved without anything public saying so: re-aim, do not post.
-        outbox.sync_reminders(sync, facts, pub, deadline_timer, now)
+        timers.sync_reminders(sync, facts, pub, deadline_timer, now)
         return
     info = outbox.game_info(sync, facts, pub.language)
     rows = progress(sync, game.id, info.roster, int(timer.data.get("since_step", 0)))
-    tally = timer.kind == outbox.TALLY
+    tally = timer.kind == timers.TALLY
     channel_id = pub.tally_channel_id if tally else pub.reminder_channel_id
     channel = sync.get(ChannelRow, channel_id) if channel_id else None
     if tally:
@@ -602,7 +603,7 @@ async def post_tally(
         facts, pub, deadline_timer = outbox.load_context(sync, game.id, now)
         info = outbox.game_info(sync, facts, pub.language)
         rows = progress(sync, game.id, info.roster, pub.phase_step_seq or 0)
-        draft = tally_post(info, rows, outbox.deadline_of(deadline_timer, now))
+        draft = tally_post(info, rows, timers.deadline_of(deadline_timer, now))
         channels = [pub.tally_channel_id] if pub.tally_channel_id else None
         return outbox.create_post(sync, facts, pub, draft, now, channel_ids=channels)
 
