@@ -12,7 +12,11 @@ in the three formats and sends them; a game's :class:`Posts` tells it
 - ``closes``: the events that mark a close (the receipts sealed at it are read before it);
 - ``builders``: post kind -> the function that writes its titled sections;
 - ``sides``: whether the players play on sides (the tally shows each one's side);
-- ``others``: whether events no post claims still get a post of their own.
+- ``others``: whether events no post claims still get a post of their own;
+- ``templates``: a directory of the game's own post templates (``bbcode/<kind>.bbcode.j2``,
+  ``markdown/<kind>.md.j2``, ``text/<kind>.txt.j2``), found before the shell's; a kind
+  without one is laid out by the shell's ``<format>/_post.<ext>.j2``, which a game's
+  template may extend.
 
 A game that provides no ``Posts`` gets :data:`DEFAULT_POSTS`: every public event it emits
 is one line of a plain post, from the game's ``event.<kind>`` words.
@@ -53,6 +57,8 @@ class Posts(Protocol):
     def sides(self) -> bool: ...
     @property
     def others(self) -> bool: ...
+    @property
+    def templates(self) -> str | None: ...
 
     def notice_line(self, ctx: Ctx, kind: str, data: dict[str, Any]) -> Markup | None: ...
 
@@ -74,6 +80,7 @@ class GamePosts:
     builders: Mapping[str, Builder] = field(default_factory=dict)
     sides: bool = False
     others: bool = True
+    templates: str | None = None
     line: NoticeLine = _no_line
 
     def notice_line(self, ctx: Ctx, kind: str, data: dict[str, Any]) -> Markup | None:

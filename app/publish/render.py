@@ -35,7 +35,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from app.kit.formats import FORMATTERS, Format
+from app.kit.formats import FORMATTERS
 from app.kit.post_parts import Ctx, GameInfo, Group, PostDraft, PublicEvent, RosterEntry, Section
 from app.kit.posts import DEFAULT_POSTS, Posts, event_line, plain_post
 from app.kit.words import Words
@@ -70,15 +70,17 @@ def _words(ruleset: str) -> Words:
 
 
 @cache
-def _environment(format_name: str) -> Environment:
+def _environment(format_name: str, game_templates: str | None) -> Environment:
+    """The templates of one format; a game's own (its ``Posts.templates``) come first."""
     fmt = FORMATTERS[format_name]
+    search = [str(TEMPLATES)] if game_templates is None else [game_templates, str(TEMPLATES)]
 
     def finalize(value: Any) -> Markup:
         # Whatever a template prints that is not markup we made is escaped as user text.
         return Markup("") if value is None else fmt.esc(value)
 
     return Environment(
-        loader=FileSystemLoader(str(TEMPLATES)),
+        loader=FileSystemLoader(search),
         autoescape=False,
         finalize=finalize,
         undefined=StrictUndefined,
@@ -88,8 +90,9 @@ def _environment(format_name: str) -> Environment:
     )
 
 
-def _render(kind: str, fmt: Format, heading: str, sections: list[Section], footer: Markup) -> str:
-    environment = _environment(fmt.name)
+def _render(ctx: Ctx, kind: str, heading: str, sections: list[Section], footer: Markup) -> str:
+    fmt = ctx.fmt
+    environment = _environment(fmt.name, _posts(ctx.game.ruleset).templates)
     template = environment.select_template(
         [f"{fmt.name}/{kind}.{fmt.ext}.j2", f"{fmt.name}/_post.{fmt.ext}.j2"]
     )
@@ -118,7 +121,7 @@ def _post(
         title, sections = build(ctx)
         if all(s.empty() for s in sections):
             return None
-        bodies[name] = _render(kind, ctx.fmt, title, sections, footer(ctx))
+        bodies[name] = _render(ctx, kind, title, sections, footer(ctx))
     return PostDraft(kind=kind, title=title, bodies=bodies)
 
 
