@@ -95,7 +95,6 @@ PHRASES: dict[str, tuple[str, str]] = {
     "notice.resumed": ("游戏恢复。", "The game resumes."),
     "notice.deadline_extended": ("截止时间延长至 {when}。", "The deadline is extended to {when}."),
     "notice.new_deadline": ("当前截止时间：{when}。", "Current deadline: {when}."),
-    "notice.announcement": ("导演公告：", "The director announces:"),
     # --- the kit's plain post: an event the game has no words for ----------------------------
     "event_line.unnamed": ("公开事件 #{seq}", "Public event #{seq}"),
     # --- receipts ---------------------------------------------------------------------------

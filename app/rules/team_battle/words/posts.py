@@ -1,7 +1,9 @@
 """The words of this game's posts: ``post.<...>`` (zh, en).
 
-Phrases are ``str.format`` patterns of trusted, markup-free text (see ``app/publish/catalogue.py``
-for what a phrase must not start with); the post builders escape what fills their fields.
+Phrases are ``str.format`` patterns of trusted, markup-free text, as the shell's generic post
+phrases are: no ``#``, ``>``, ``-``, ``1.`` at the start of a line, no ``*``, ``_``, ``[``; the
+post builders escape what fills their fields. Orders and phases are named by ``order.*`` and
+``phase.*`` (names.py), shared with the pages; ``post.phase.*`` is a phase inside a sentence.
 """
 
 from __future__ import annotations
