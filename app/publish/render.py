@@ -40,7 +40,7 @@ from app.kit.post_parts import Ctx, GameInfo, Group, PostDraft, PublicEvent, Ros
 from app.kit.posts import DEFAULT_POSTS, Posts, event_line, plain_post
 from app.kit.words import Words
 from app.publish.catalogue import PHRASES
-from app.publish.groups import group_events
+from app.publish.groups import END_EXTRAS, group_events
 from app.publish.receipt_posts import receipts_post
 from app.rules.registry import get_presentation
 
@@ -158,8 +158,12 @@ def _build(
         return receipts_post(ctx, group)
     if group.kind == "notice":
         return _notice(ctx, posts, group, deadline)
-    builder = posts.builders.get(group.kind, plain_post)
-    title, sections = builder(ctx, group, deadline)
+    builder = posts.builders.get(group.kind)
+    if builder is not None:
+        title, sections = builder(ctx, group, deadline)
+    else:  # the kit's plain post, of the game's own events (the seed is shown below)
+        own = Group(group.kind, [e for e in group.events if e.kind not in END_EXTRAS])
+        title, sections = plain_post(ctx, own, deadline)
     if group.kind == "game_finished":
         if group.first("game_over") is None:
             title = ctx.raw("title.seed_revealed", title=ctx.game.title)

@@ -89,6 +89,7 @@ def test_a_game_without_posts_gets_a_plain_post_of_its_events_words(plain: None)
     assert "Ann掷出了heads" in text and "Bo掷出了tails" in text
     assert "游戏开始，共2人" in posts[0].bodies["text"]
     assert "s33d" in posts[2].bodies["text"]  # the seed and how to verify, as for every game
+    assert "游戏结束" in posts[2].bodies["text"] and "公开事件 #5" not in posts[2].bodies["text"]
     english = posts_for_events(info("en"), events, None)
     assert "Ann flipped heads" in english[1].bodies["markdown"]
     for kind in ("coin_flipped", "game_started", "game_over"):
