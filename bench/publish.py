@@ -51,8 +51,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker  # noqa: E40
 from app.clock import FakeClock  # noqa: E402
 from app.db import make_engine, make_sessionmaker  # noqa: E402
 from app.models import PlayerRow  # noqa: E402
-from app.publish import service as publishing  # noqa: E402
 from app.services import orders as orders_service  # noqa: E402
+from app.services import publishing  # noqa: E402
 from app.services.auth import PlayerInfo, Principal  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from bench.deadlines import spawn_worker  # noqa: E402

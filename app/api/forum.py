@@ -14,9 +14,9 @@ from app.api.problems import GAME_ACTION, GAME_WRITE, problems
 from app.api.publishing import OffsetSeconds, PostOut, Reminders, RemindersOut
 from app.bridge import forums as bridge
 from app.models import Game
-from app.publish import service as publishing
 from app.publish.channels.base import RemoteId
 from app.rules.types import Identifier, Line
+from app.services import publishing
 from app.services.auth import Principal
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["forum"])

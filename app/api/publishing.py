@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.api.deps import CHECKED_IDS, Token, now, run_game
 from app.api.problems import GAME_ACTION, GAME_READ, GAME_WRITE
 from app.models import Game
-from app.publish import service
 from app.rules.types import MAX_DURATION_SECONDS, Identifier, Line, Name, Title, refused_character
+from app.services import publishing as service
 from app.services.auth import Principal
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["publishing"], dependencies=CHECKED_IDS)

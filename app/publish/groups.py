@@ -1,133 +1,74 @@
 """Which posts the public events of one step call for, and which events each post uses.
 
 A step's events arrive in the order the rules emitted them, followed by the service events
-of the same transaction (receipts, the seed). Headline events open a post (a phase opened,
-deployments revealed, a round resolved, a PK resolved, the 24:00 report, the end);
-context events (a phase closed, the public orders announced at its close, dispatches)
-belong to the next headline of the step; what a post at the end gathers (every order
-revealed, the seed) may come after it.
+of the same transaction (receipts, the seed). Headline events open a post (the start, the
+end, and what the game's :class:`~app.kit.posts.Posts` names: a phase opened, a round
+resolved...); context events (what a close revealed) belong to the next headline of the
+step; what a post at the end gathers (every order revealed, the seed) may come after it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
-from app.publish.context import PublicEvent
+from app.kit.post_parts import Group, PublicEvent
+from app.kit.posts import Posts
 
-# The resolution log of one Team Battle round: from resolution_started to round_resolved.
-TB_ROUND_LOG = frozenset(
-    {
-        "resolution_started",
-        "order_revealed",
-        "troops_gathered",
-        "first_strike",
-        "damage",
-        "counter",
-        "penetration",
-        "no_damage",
-        "annihilated",
-        "penetration_total",
-        "morale_changed",
-    }
-)
-CONTEXT = frozenset(
-    {
-        "phase_closed",
-        "director_closed_phase",
-        "orders_announced",
-        "troops_dispatched",
-        "order_seen_through",
-        "death_announced",
-    }
-)
-# Gathered by the game_finished post wherever they stand in the batch.
-END_EXTRAS = frozenset({"orders_revealed", "hidden_events_revealed", "seed_revealed"})
+# Every game's: its start and its end open a post.
+HEADLINES = {"game_started": "game_started", "game_over": "game_finished"}
+# Gathered by the game_finished post wherever they stand in the batch (the service's).
+END_EXTRAS = frozenset({"hidden_events_revealed", "seed_revealed"})
 RECEIPTS = frozenset({"orders_sealed", "receipts_opened"})
-NOTICES = frozenset(
-    {
-        "paused",
-        "resumed",
-        "deadline_extended",
-        "announcement",
-        "pk_posted",
-        "pk_joined",
-        "pk_fled",
-        "director_set_morale",
-        "director_set_troops",
-    }
-)
-HEADLINES = {
-    "game_started": "game_started",
-    "phase_opened": "phase_opened",
-    "deployment_revealed": "deployments_revealed",
-    "round_resolved": "round_result",
-    "day_report": "daily_report",
-    "pk_resolved": "pk_result",
-    "game_over": "game_finished",
-}
+# The service's notices (the director's pause, resume and extension).
+NOTICES = frozenset({"paused", "resumed", "deadline_extended"})
+OTHERS = "events"  # the kit's plain post of events no post claims
+
+__all__ = ["Group", "group_events"]
 
 
-@dataclass
-class Group:
-    """The events one post is built from."""
-
-    kind: str
-    events: list[PublicEvent] = field(default_factory=list)
-
-    def of(self, kind: str) -> list[dict[str, Any]]:
-        return [e.data for e in self.events if e.kind == kind]
-
-    def first(self, kind: str) -> dict[str, Any] | None:
-        found = self.of(kind)
-        return found[0] if found else None
-
-    def event(self, kind: str) -> PublicEvent | None:
-        for e in self.events:
-            if e.kind == kind:
-                return e
-        return None
-
-
-def group_events(events: Sequence[PublicEvent]) -> list[Group]:
+def group_events(events: Sequence[PublicEvent], posts: Posts) -> list[Group]:
+    headlines = {**HEADLINES, **posts.headlines}
+    end_extras = END_EXTRAS | posts.end_extras
+    notices = NOTICES | posts.notices
     groups: list[Group] = []
-    waiting: list[PublicEvent] = []  # context and round log for the next headline
+    waiting: list[PublicEvent] = []  # context for the next headline
     finished: Group | None = None
-    extras = [e for e in events if e.kind in END_EXTRAS]
+    extras = [e for e in events if e.kind in end_extras]
     for index, e in enumerate(events):
         kind = e.kind
         previous = events[index - 1].kind if index else ""
-        if kind in HEADLINES:
-            group = Group(HEADLINES[kind], [*waiting, e])
+        last = groups[-1] if groups else None
+        if kind in headlines:
+            group = Group(headlines[kind], [*waiting, e])
             waiting = []
             groups.append(group)
             if group.kind == "game_finished":
                 group.events.extend(extras)
                 finished = group
-        elif kind in CONTEXT or kind in TB_ROUND_LOG:
+        elif kind in posts.context:
             waiting.append(e)
         elif kind == "orders_sealed":
             # Sealed at the close, so read before what the close revealed or opened.
             closing = [
-                i
-                for i, g in enumerate(groups)
-                if any(x.kind in ("phase_closed", "day_report") for x in g.events)
+                i for i, g in enumerate(groups) if any(x.kind in posts.closes for x in g.events)
             ]
             at = closing[-1] if closing else len(groups)
             groups.insert(at, Group("receipts", [e]))
         elif kind == "receipts_opened":
-            last = groups[-1] if groups else None
             if last is not None and last.kind == "receipts" and previous in RECEIPTS:
                 last.events.append(e)
             else:
                 groups.append(Group("receipts", [e]))
-        elif kind in NOTICES:
-            last = groups[-1] if groups else None
+        elif kind in notices:
             if last is not None and last.kind == "notice":
                 last.events.append(e)
             else:
                 groups.append(Group("notice", [e]))
+        elif posts.others and kind not in end_extras:
+            if last is not None and last.kind == OTHERS:
+                last.events.append(e)
+            else:
+                groups.append(Group(OTHERS, [e]))
     if finished is None and any(e.kind == "seed_revealed" for e in extras):
         groups.append(Group("game_finished", extras))
     if waiting:

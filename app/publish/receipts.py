@@ -1,7 +1,7 @@
 """Sealed-order receipts: proof that what was executed is what was sealed at the deadline.
 
-When a phase closes (team battle: any phase; island: 24:00), the hidden orders that stand
-for it are sealed, per side (team battle) or per living player (island), into a receipt:
+When a phase closes, the hidden orders that stand for it are sealed, per owner (a side, a
+living player: the game's sealer says, see :mod:`app.kit.receipts`), into a receipt:
 
     salt    = HMAC-SHA256(key = game seed, message = "receipt|<phase key>|<owner>")  (hex)
     receipt = SHA-256("<salt>:<canonical orders>")                                   (hex)
@@ -11,12 +11,13 @@ submission order, with sorted keys, no spaces, UTF-8. A receipt is published for
 owner at every close, orders or none, so its existence says nothing; without the salt it
 says nothing either. The player gets the same receipt in the reply to each order (it
 changes as they revise or withdraw), so they can check that the published one is theirs.
-The salts (with the orders) are published once those orders are revealed — a team
-battle's deployment at once, everything else when the game ends — and anyone can then
+The salts (with the orders) are published once those orders are revealed — at once when
+the close itself reveals them, everything else when the game ends — and anyone can then
 recompute each receipt. ``GET /verify`` recomputes them all from the replay.
 
-The phase key (``r1-command``, ``d3``) stands in for the closing step's id because the
-receipt must be known before the close, in the order's reply. Everything here except
+The phase key (the game's name for the close, e.g. ``r1-command`` or ``d3``) stands in for
+the closing step's id because the receipt must be known before the close, in the order's
+reply. Everything here except
 :func:`receipt_events` is pure.
 """
 
@@ -26,28 +27,21 @@ import hashlib
 import hmac
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.kit.receipts import DEFAULT_SEALER, Close, Sealer
 from app.models import EventRow
 from app.rules.base import AUDIENCE_DIRECTOR, AUDIENCE_PUBLIC, Actor, Event
-from app.rules.team_battle.orders import ORDERS
+from app.rules.registry import get_presentation
 
 SEALED = "orders_sealed"  # public: the receipts of one close
 OPENED = "receipts_opened"  # public: salts and orders, so anyone can recompute
 CONTENTS = "receipt_contents"  # director only: what was sealed, kept until it is opened
 
 JSON = dict[str, Any]
-
-# Team battle orders whose content is hidden until revealed (TB-6): every non-public one.
-_TB_HIDDEN = frozenset(t for t, d in ORDERS.items() if not d.public)
-_TB_LIVE = ("pending", "resolved")
-# Island orders that wait, hidden, for 24:00 (IS-20, IS-25), and the fields that execute.
-_ISLAND_SEALED = ("assassinate", "guard")
-_ISLAND_FIELDS = ("id", "type", "target", "path", "follow", "use_weapon")
 
 
 def salt(seed: str, key: str, owner: str) -> str:
@@ -63,78 +57,27 @@ def receipt(salt_hex: str, orders: Sequence[JSON]) -> str:
     return hashlib.sha256(f"{salt_hex}:{canonical_orders(orders)}".encode()).hexdigest()
 
 
-@dataclass(frozen=True)
-class Close:
-    """One phase close: its key, a description for posts, and what each owner sealed."""
-
-    key: str
-    label: JSON  # {"round", "phase"} (team battle) or {"day"} (island)
-    sealed: dict[str, list[JSON]]  # owner -> canonical orders, owners in a fixed order
-    opens_at_once: bool  # the orders are revealed by the closing step itself
-
-
-def _tb_orders(state: JSON, side: str) -> list[JSON]:
-    return [
-        {"id": o["id"], "type": o["type"], "body": o["body"]}
-        for o in state["orders"]
-        if o["round"] == state["round"]
-        and o["phase"] == state["phase"]
-        and o["side"] == side
-        and o["status"] in _TB_LIVE
-        and o["type"] in _TB_HIDDEN
-    ]
-
-
-def _island_orders(state: JSON, player_id: str) -> list[JSON]:
-    found = [
-        o
-        for o in state["orders"].values()
-        if o["player"] == player_id and o["status"] == "pending" and o["type"] in _ISLAND_SEALED
-    ]
-    found.sort(key=lambda o: int(o["seq"]))
-    return [{k: o[k] for k in _ISLAND_FIELDS if k in o} for o in found]
+def sealer_of(ruleset: str) -> Sealer:
+    """The game's sealer, or the kit's (which seals nothing)."""
+    found = get_presentation(ruleset).sealer
+    return found if found is not None else DEFAULT_SEALER
 
 
 def close_of(ruleset: str, before: JSON | None, events: Iterable[Event]) -> Close | None:
     """The close a step performed, judged from the state before it and its events."""
     if before is None:
         return None
-    kinds = {e.kind for e in events}
-    if ruleset == "team_battle" and "phase_closed" in kinds:
-        phase, round_no = before["phase"], before["round"]
-        return Close(
-            key=f"r{round_no}-{phase}",
-            label={"round": round_no, "phase": phase},
-            sealed={side: _tb_orders(before, side) for side in ("A", "B")},
-            opens_at_once=phase == "deployment",  # TB-10: revealed when the phase closes
-        )
-    if ruleset == "island" and "day_report" in kinds:
-        alive = [pid for pid in before["player_order"] if before["players"][pid]["alive"]]
-        return Close(
-            key=f"d{before['day']}",
-            label={"day": before["day"]},
-            sealed={pid: _island_orders(before, pid) for pid in alive},
-            opens_at_once=False,
-        )
-    return None
+    return sealer_of(ruleset).close_of(before, events)
 
 
 def current_receipt(ruleset: str, seed: str, state: JSON | None, actor: Actor) -> JSON | None:
     """The actor's receipt as it would be sealed if the phase closed now (order replies)."""
     if state is None:
         return None
-    if ruleset == "team_battle":
-        if actor.side is None or state["phase"] in ("setup", "finished"):
-            return None
-        key, owner = f"r{state['round']}-{state['phase']}", actor.side
-        orders = _tb_orders(state, owner)
-    elif ruleset == "island":
-        if actor.player_id is None or state["status"] != "running":
-            return None
-        key, owner = f"d{state['day']}", actor.player_id
-        orders = _island_orders(state, owner)
-    else:
+    found = sealer_of(ruleset).current(state, actor)
+    if found is None:
         return None
+    key, owner, orders = found
     return {
         "key": key,
         "owner": owner,

@@ -5,31 +5,28 @@ facts), so posts can be re-rendered, golden-tested and proven free of secrets. T
 (the outbox) passes exactly the events whose audience contains "public", in order,
 including the service events written in the same transaction (receipts, the seed).
 
-A builder per (ruleset, kind) turns the events into titled sections, already escaped for
-the format; a Jinja2 template per (format, kind) under ``templates/`` lays them out. Every
-phrase comes from ``catalogue.py`` (Chinese first, ``language: "en"`` English).
+The game's presentation (``registry.get_presentation(ruleset).posts``, see
+:mod:`app.kit.posts`) says which of its events open which post kind and gives a builder per
+kind, which turns the events into titled sections, already escaped for the format; a Jinja2
+template per (format, kind) under ``templates/`` lays them out (``_post`` for a kind with
+none of its own). Every phrase comes from ``catalogue.py`` or the game's own catalogue
+(Chinese first, ``language: "en"`` English). A game without posts of its own, or a kind
+without a builder, gets the kit's plain post: a line per event from ``event.<kind>``.
 
-Post kinds and the events that call for them (see ``groups.py``):
+Post kinds every game has (see ``groups.py``):
 - ``game_started``: ``game_started``
-- ``phase_opened``: team battle ``phase_opened`` (with the close before it: public orders
-  announced, dispatches, See Through)
-- ``deployments_revealed``: ``deployment_revealed``
-- ``round_result``: ``round_resolved`` (with its whole resolution log)
-- ``daily_report``: island ``day_report`` (24:00)
-- ``pk_result``: island ``pk_resolved``
-- ``game_finished``: ``game_over`` (with ``orders_revealed``, ``seed_revealed``), or
+- ``game_finished``: ``game_over`` (with the game's end extras, ``seed_revealed``), or
   ``seed_revealed`` alone
-- ``receipts``: ``orders_sealed`` / ``receipts_opened``
-- ``notice``: ``paused``, ``resumed``, ``deadline_extended``, ``announcement``,
-  ``pk_posted``, ``pk_joined``, ``pk_fled``, a lone ``death_announced``,
-  ``director_set_morale`` / ``director_set_troops``
+- ``receipts``: ``orders_sealed`` / ``receipts_opened`` (see ``receipt_posts.py``)
+- ``notice``: ``paused``, ``resumed``, ``deadline_extended`` and the game's notices, or
+  context with no headline after it
 - ``reminder`` and ``tally``: :func:`reminder_post`, :func:`tally_post` (no events)
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -38,18 +35,14 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from app.publish import island_posts, team_battle_posts
-from app.publish.context import (
-    Ctx,
-    GameInfo,
-    PostDraft,
-    PublicEvent,
-    RosterEntry,
-    Section,
-)
-from app.publish.formats import FORMATTERS, Format
-from app.publish.groups import Group, group_events
-from app.publish.receipts import canonical_orders
+from app.kit.formats import FORMATTERS
+from app.kit.post_parts import Ctx, GameInfo, Group, PostDraft, PublicEvent, RosterEntry, Section
+from app.kit.posts import DEFAULT_POSTS, Posts, event_line, plain_post
+from app.kit.words import Words
+from app.publish.catalogue import PHRASES
+from app.publish.groups import END_EXTRAS, group_events
+from app.publish.receipt_posts import receipts_post
+from app.rules.registry import get_presentation
 
 __all__ = [
     "FORMATS",
@@ -65,23 +58,29 @@ __all__ = [
 FORMATS = ("bbcode", "markdown", "text")
 TEMPLATES = Path(__file__).parent / "templates"
 
-Builder = Callable[[Ctx, Group, datetime | None], tuple[str, list[Section]]]
-_BUILDERS: dict[str, Mapping[str, Builder]] = {
-    "team_battle": team_battle_posts.BUILDERS,
-    "island": island_posts.BUILDERS,
-}
+
+def _posts(ruleset: str) -> Posts:
+    found = get_presentation(ruleset).posts
+    return found if found is not None else DEFAULT_POSTS
+
+
+def _words(ruleset: str) -> Words:
+    """The generic post words with the game's own catalogue over them."""
+    return {**PHRASES, **get_presentation(ruleset).words}
 
 
 @cache
-def _environment(format_name: str) -> Environment:
+def _environment(format_name: str, game_templates: str | None) -> Environment:
+    """The templates of one format; a game's own (its ``Posts.templates``) come first."""
     fmt = FORMATTERS[format_name]
+    search = [str(TEMPLATES)] if game_templates is None else [game_templates, str(TEMPLATES)]
 
     def finalize(value: Any) -> Markup:
         # Whatever a template prints that is not markup we made is escaped as user text.
         return Markup("") if value is None else fmt.esc(value)
 
     return Environment(
-        loader=FileSystemLoader(str(TEMPLATES)),
+        loader=FileSystemLoader(search),
         autoescape=False,
         finalize=finalize,
         undefined=StrictUndefined,
@@ -91,8 +90,12 @@ def _environment(format_name: str) -> Environment:
     )
 
 
-def _render(kind: str, fmt: Format, heading: str, sections: list[Section], footer: Markup) -> str:
-    template = _environment(fmt.name).get_template(f"{fmt.name}/{kind}.{fmt.ext}.j2")
+def _render(ctx: Ctx, kind: str, heading: str, sections: list[Section], footer: Markup) -> str:
+    fmt = ctx.fmt
+    environment = _environment(fmt.name, _posts(ctx.game.ruleset).templates)
+    template = environment.select_template(
+        [f"{fmt.name}/{kind}.{fmt.ext}.j2", f"{fmt.name}/_post.{fmt.ext}.j2"]
+    )
     text = template.render(f=fmt, heading=fmt.heading(heading), sections=sections, footer=footer)
     # One blank line between blocks, none at the ends: the same in every format.
     lines = [line.rstrip() for line in text.strip().split("\n")]
@@ -112,12 +115,13 @@ def _post(
     """The post in every format, or None when its events left nothing to say."""
     bodies: dict[str, str] = {}
     title = ""
+    words = _words(game.ruleset)
     for name in FORMATS:
-        ctx = Ctx(game, FORMATTERS[name])
+        ctx = Ctx(game, FORMATTERS[name], words)
         title, sections = build(ctx)
-        if not any(s.lines or s.items or s.table or s.quote or s.code for s in sections):
+        if all(s.empty() for s in sections):
             return None
-        bodies[name] = _render(kind, ctx.fmt, title, sections, footer(ctx))
+        bodies[name] = _render(ctx, kind, title, sections, footer(ctx))
     return PostDraft(kind=kind, title=title, bodies=bodies)
 
 
@@ -132,10 +136,11 @@ def posts_for_events(
     """The posts that the public events of ONE step (or one service action) call for, in
     order. ``deadline`` is the game's current deadline after that step (for phase_opened)."""
     posts: list[PostDraft] = []
-    for group in group_events(events):
+    game_posts = _posts(game.ruleset)
+    for group in group_events(events, game_posts):
 
         def build(ctx: Ctx, group: Group = group) -> tuple[str, list[Section]]:
-            return _build(ctx, group, deadline)
+            return _build(ctx, game_posts, group, deadline)
 
         def footer(ctx: Ctx, group: Group = group) -> Markup:
             return ctx.footer(group.events)
@@ -146,13 +151,19 @@ def posts_for_events(
     return posts
 
 
-def _build(ctx: Ctx, group: Group, deadline: datetime | None) -> tuple[str, list[Section]]:
+def _build(
+    ctx: Ctx, posts: Posts, group: Group, deadline: datetime | None
+) -> tuple[str, list[Section]]:
     if group.kind == "receipts":
-        return _receipts(ctx, group)
+        return receipts_post(ctx, group)
     if group.kind == "notice":
-        return _notice(ctx, group, deadline)
-    builder = _BUILDERS.get(ctx.game.ruleset, {}).get(group.kind)
-    title, sections = builder(ctx, group, deadline) if builder else ("", [])
+        return _notice(ctx, posts, group, deadline)
+    builder = posts.builders.get(group.kind)
+    if builder is not None:
+        title, sections = builder(ctx, group, deadline)
+    else:  # the kit's plain post, of the game's own events (the seed is shown below)
+        own = Group(group.kind, [e for e in group.events if e.kind not in END_EXTRAS])
+        title, sections = plain_post(ctx, own, deadline)
     if group.kind == "game_finished":
         if group.first("game_over") is None:
             title = ctx.raw("title.seed_revealed", title=ctx.game.title)
@@ -183,88 +194,21 @@ def _seed_sections(ctx: Ctx, group: Group) -> list[Section]:
     return [section, how, verify]
 
 
-# ----- receipts ---------------------------------------------------------------------------------
-def _receipt_label(ctx: Ctx, data: dict[str, Any]) -> Markup:
-    if "day" in data:
-        return ctx.t("rc.label.island", day=data["day"])
-    if data.get("phase") == "deployment":
-        return ctx.t("rc.label.deployment")
-    phase = team_battle_posts.phase_name(ctx, data.get("phase", ""))
-    return ctx.t("rc.label.tb", round=data.get("round", 0), phase=phase)
-
-
-def _owner(ctx: Ctx, owner: str) -> Markup:
-    if ctx.game.ruleset == "team_battle":
-        return ctx.side(owner)
-    return ctx.fmt.esc(ctx.name(owner))
-
-
-def _label_of_key(key: str) -> dict[str, Any]:
-    if key.startswith("d"):
-        return {"day": int(key[1:])}
-    round_no, phase = key[1:].split("-", 1)
-    return {"round": int(round_no), "phase": phase}
-
-
-def _receipts(ctx: Ctx, group: Group) -> tuple[str, list[Section]]:
-    sections: list[Section] = []
-    for sealed in group.of("orders_sealed"):
-        if "day" in sealed:
-            intro = ctx.t("rc.sealed.island", day=sealed["day"])
-        else:
-            intro = ctx.t("rc.sealed.tb", phase=_receipt_label(ctx, sealed))
-        items = [
-            _owner(ctx, r["owner"])
-            + Markup("：" if ctx.lang == "zh" else ": ")
-            + ctx.fmt.mono(r["receipt"])
-            for r in sealed["receipts"]
-        ]
-        sections.append(
-            Section(
-                title=_receipt_label(ctx, sealed),
-                lines=[intro],
-                items=items,
-                quote=[ctx.t("rc.sealed.note")],
-            )
-        )
-    for opened in group.of("receipts_opened"):
-        intro = ctx.t("rc.opened.end" if opened.get("reason") == "end" else "rc.opened.revealed")
-        sections.append(Section(lines=[intro]))
-        for item in opened["receipts"]:
-            label = _receipt_label(ctx, _label_of_key(item["key"]))
-            sections.append(
-                Section(
-                    title=ctx.t("rc.opened.item", label=label, owner=_owner(ctx, item["owner"])),
-                    lines=[
-                        ctx.t("rc.salt", salt=ctx.fmt.mono(item["salt"])),
-                        ctx.t("rc.receipt", receipt=ctx.fmt.mono(item["receipt"])),
-                        ctx.t("rc.orders"),
-                    ],
-                    code=canonical_orders(item["orders"]),
-                )
-            )
-        if opened["receipts"]:
-            first = opened["receipts"][0]
-            example = (
-                "printf '%s:%s' '"
-                + first["salt"]
-                + "' '"
-                + canonical_orders(first["orders"]).replace("'", "'\\''")
-                + "' | sha256sum"
-            )
-            sections.append(Section(lines=[ctx.t("rc.how")], code=example))
-    return ctx.raw("title.receipts", title=ctx.game.title), sections
-
-
 # ----- notices ----------------------------------------------------------------------------------
-def _notice(ctx: Ctx, group: Group, deadline: datetime | None) -> tuple[str, list[Section]]:
+def _notice(
+    ctx: Ctx, posts: Posts, group: Group, deadline: datetime | None
+) -> tuple[str, list[Section]]:
     items: list[Markup] = []
     quotes: list[Markup] = []
     for e in group.events:
         line = _notice_line(ctx, e, deadline)
+        if line is None:
+            line = posts.notice_line(ctx, e.kind, e.data)
+        if line is None and posts.others:
+            line = event_line(ctx, e)
         if line is not None:
             items.append(line)
-        if e.kind == "announcement":
+        if e.kind in posts.quoted:
             quotes.append(ctx.fmt.esc(e.data.get("text", "")))
     sections = [Section(items=items)]
     if quotes:
@@ -288,10 +232,7 @@ def _notice_line(ctx: Ctx, e: PublicEvent, deadline: datetime | None) -> Markup 
                 when = datetime.fromisoformat(data[key])
                 break
         return ctx.t("notice.deadline_extended", when=ctx.when(when)) if when else None
-    if e.kind == "announcement":
-        return ctx.t("is.notice.announcement", day=data.get("day", ""))
-    found = island_posts.notice_line(ctx, e.kind, data)
-    return found if found is not None else team_battle_posts.director_notice(ctx, e.kind, data)
+    return None
 
 
 # ----- reminders and tallies --------------------------------------------------------------------
@@ -328,16 +269,17 @@ def tally_post(
 ) -> PostDraft:
     """Who has ordered and who is ready (never what they ordered)."""
 
+    sides = _posts(game.ruleset).sides
+
     def build(ctx: Ctx) -> tuple[str, list[Section]]:
-        team = game.ruleset == "team_battle"
         headers = [ctx.t("col.player")]
-        if team:
+        if sides:
             headers.append(ctx.t("col.side"))
         headers += [ctx.t("col.ordered"), ctx.t("col.ready")]
         table = []
         for who, ordered, ready in rows:
             row: list[Any] = [ctx.fmt.esc(who.forum_name or who.name)]
-            if team:
+            if sides:
                 row.append(ctx.side(who.side) if who.side else ctx.t("dash"))
             row += [ctx.t("check" if ordered else "cross"), ctx.t("check" if ready else "cross")]
             table.append(row)

@@ -1,12 +1,14 @@
-"""Publishing use cases: settings, channels, the review queue, reminders, service timers.
+"""Publishing's own parts of the use cases: what the API shows of posts, deliveries,
+channels and settings; a game's post and channel looked up; a post published; and the
+service timers (auto-publish, reminders, tallies) the scheduler runs without the ruleset.
 
-Each function runs inside the caller's transaction (``app.api.deps.run`` or the scheduler)
-and never commits. Every director action is audited.
+Who may do what, and the audit of the director's actions, are the services'
+(``app.services.publishing``), which call these; nothing here asks who the caller is.
+Each function runs inside the caller's transaction and never commits.
 """
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 from typing import Any
 
@@ -15,16 +17,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from app.errors import AppError, conflict, not_found
-from app.models import AuditRow, Game, OrderRow, PlayerRow, StepRow, Timer
-from app.publish import outbox
-from app.publish.channels import ADAPTERS, open_config, redact, seal_config, validate_config
+from app.models import AuditRow, Game, OrderRow, StepRow, Timer
+from app.publish import outbox, timers
+from app.publish.channels import open_config, redact
 from app.publish.models import ChannelRow, DeliveryRow, PostRow, PublishingRow
 from app.publish.render import FORMATS, RosterEntry, reminder_post, tally_post
 from app.rules.base import STEP_READY
-from app.services.auth import Principal, new_id, require_director
-from app.services.games import audit
-
-# ---------------------------------------------------------------------------------- shapes
 
 
 def post_json(post: PostRow, deliveries: list[DeliveryRow]) -> dict[str, Any]:
@@ -87,126 +85,11 @@ def publishing_json(pub: PublishingRow) -> dict[str, Any]:
     }
 
 
-# ----------------------------------------------------------------------------- settings
-
-
-async def _publishing(session: AsyncSession, game: Game, now: datetime) -> PublishingRow:
+async def publishing_of(session: AsyncSession, game: Game, now: datetime) -> PublishingRow:
     return await session.run_sync(outbox.publishing_row, game.id, now)
 
 
-async def get_publishing(
-    session: AsyncSession, game: Game, principal: Principal, now: datetime
-) -> dict[str, Any]:
-    require_director(principal)
-    return publishing_json(await _publishing(session, game, now))
-
-
-async def set_publishing(
-    session: AsyncSession, game: Game, principal: Principal, changes: dict[str, Any], now: datetime
-) -> dict[str, Any]:
-    """A partial update; a changed ``auto_publish_after_seconds`` re-aims every post still
-    awaiting review, counted from when that post was made."""
-    require_director(principal)
-    pub = await _publishing(session, game, now)
-    for field, value in changes.items():
-        setattr(pub, field, value)
-    pub.updated_at = now
-    if "auto_publish_after_seconds" in changes or "review" in changes:
-
-        def resync(sync: Session) -> None:
-            outbox.sync_auto_publish(sync, outbox.load_context(sync, game.id, now)[0], pub, now)
-
-        await session.run_sync(resync)
-    audit(session, game, principal, "set_publishing", changes, now)
-    return publishing_json(pub)
-
-
-async def set_reminders(
-    session: AsyncSession,
-    game: Game,
-    principal: Principal,
-    before_seconds: list[int],
-    channel_id: str | None,
-    now: datetime,
-) -> dict[str, Any]:
-    pub = await _set_countdown(
-        session, game, principal, "reminder", before_seconds, channel_id, now
-    )
-    payload = {"before_seconds": pub.reminder_seconds, "channel_id": channel_id}
-    audit(session, game, principal, "set_reminders", payload, now)
-    return publishing_json(pub)["reminders"]
-
-
-async def _set_countdown(
-    session: AsyncSession,
-    game: Game,
-    principal: Principal,
-    kind: str,
-    before_seconds: list[int],
-    channel_id: str | None,
-    now: datetime,
-) -> PublishingRow:
-    """Posts of ``kind`` (reminder, tally) at these offsets before each deadline, on one
-    channel (or all); their timers re-aimed at once."""
-    require_director(principal)
-    if channel_id is not None:
-        await game_channel(session, game, channel_id)
-    pub = await _publishing(session, game, now)
-    setattr(pub, f"{kind}_seconds", sorted(set(before_seconds), reverse=True))
-    setattr(pub, f"{kind}_channel_id", channel_id)
-    pub.updated_at = now
-
-    def resync(sync: Session) -> None:
-        facts, _, deadline = outbox.load_context(sync, game.id, now)
-        outbox.sync_reminders(sync, facts, pub, deadline, now)
-
-    await session.run_sync(resync)
-    return pub
-
-
-# ----------------------------------------------------------------------------- channels
-
-
-async def create_channel(
-    session: AsyncSession,
-    game: Game,
-    principal: Principal,
-    kind: str,
-    name: str,
-    fmt: str | None,
-    config: dict[str, Any],
-    allow_private_urls: bool,
-    now: datetime,
-) -> dict[str, Any]:
-    require_director(principal)
-    # Shape, then the private-address guard (which may look names up in DNS: off the loop).
-    try:
-        valid = await asyncio.to_thread(validate_config, kind, config, allow_private_urls)
-    except AppError as error:
-        raise _as_problem_errors(error) from None
-    channel = ChannelRow(
-        id=new_id(),
-        game_id=game.id,
-        kind=kind,
-        name=name,
-        format=fmt or ADAPTERS[kind].default_format,
-        config=seal_config(kind, valid),
-        created_at=now,
-        removed_at=None,
-    )
-    session.add(channel)
-    audit(
-        session,
-        game,
-        principal,
-        "add_channel",
-        {"channel_id": channel.id, "kind": kind, "name": name},
-        now,
-    )
-    return channel_json(channel)
-
-
-def _as_problem_errors(error: AppError) -> AppError:
+def as_problem_errors(error: AppError) -> AppError:
     """A Problem's ``errors`` are lines of text (API contract): "field: what is wrong"."""
     found = error.extra.get("errors")
     if isinstance(found, list):
@@ -216,18 +99,6 @@ def _as_problem_errors(error: AppError) -> AppError:
     return error
 
 
-async def list_channels(
-    session: AsyncSession, game: Game, principal: Principal
-) -> list[dict[str, Any]]:
-    require_director(principal)
-    rows = await session.scalars(
-        select(ChannelRow)
-        .where(ChannelRow.game_id == game.id, ChannelRow.removed_at.is_(None))
-        .order_by(ChannelRow.created_at, ChannelRow.id)
-    )
-    return [channel_json(c) for c in rows]
-
-
 async def game_channel(session: AsyncSession, game: Game, channel_id: str) -> ChannelRow:
     channel = await session.get(ChannelRow, channel_id)
     if channel is None or channel.game_id != game.id or channel.removed_at is not None:
@@ -235,64 +106,14 @@ async def game_channel(session: AsyncSession, game: Game, channel_id: str) -> Ch
     return channel
 
 
-async def delete_channel(
-    session: AsyncSession, game: Game, principal: Principal, channel_id: str, now: datetime
-) -> dict[str, Any]:
-    """Remove a channel: nothing more goes to it; what it has not sent yet is dropped."""
-    require_director(principal)
-    channel = await game_channel(session, game, channel_id)
-    channel.removed_at = now
-    unsent = await session.scalars(
-        select(DeliveryRow).where(
-            DeliveryRow.channel_id == channel.id,
-            DeliveryRow.status.in_(("pending", "failed", "manual")),
-        )
-    )
-    for delivery in unsent:
-        delivery.status = "discarded"
-    pub = await _publishing(session, game, now)
-    if pub.reminder_channel_id == channel.id:
-        pub.reminder_channel_id = None
-    if pub.tally_channel_id == channel.id:
-        pub.tally_channel_id = None
-    audit(session, game, principal, "remove_channel", {"channel_id": channel.id}, now)
-    return {"ok": True}
-
-
-# -------------------------------------------------------------------------------- posts
-
-
-async def list_posts(
-    session: AsyncSession, game: Game, principal: Principal, after: int, limit: int
-) -> list[dict[str, Any]]:
-    """The director sees every post; everyone else the published ones, with where they
-    were posted (and nothing of failed attempts)."""
-    director = principal.role == "director"
-    query = select(PostRow).where(PostRow.game_id == game.id, PostRow.seq > after)
-    if not director:
-        query = query.where(PostRow.status == "published")
-    posts = (await session.scalars(query.order_by(PostRow.seq).limit(limit))).all()
-    by_post: dict[str, list[DeliveryRow]] = {p.id: [] for p in posts}
-    if posts:
-        deliveries = await session.scalars(
-            select(DeliveryRow)
-            .where(DeliveryRow.post_id.in_(list(by_post)))
-            .order_by(DeliveryRow.id)
-        )
-        for d in deliveries:
-            if director or d.status == "sent":
-                by_post[d.post_id].append(d)
-    return [post_json(p, by_post[p.id]) for p in posts]
-
-
-async def _post(session: AsyncSession, game: Game, post_id: str, lock: bool = False) -> PostRow:
+async def post_of(session: AsyncSession, game: Game, post_id: str, lock: bool = False) -> PostRow:
     post = await session.get(PostRow, post_id, with_for_update=lock)
     if post is None or post.game_id != game.id:
         raise not_found("帖子", "post")
     return post
 
 
-async def _answer(session: AsyncSession, post: PostRow) -> dict[str, Any]:
+async def answer(session: AsyncSession, post: PostRow) -> dict[str, Any]:
     await session.flush()
     deliveries = await session.scalars(
         select(DeliveryRow).where(DeliveryRow.post_id == post.id).order_by(DeliveryRow.id)
@@ -300,7 +121,7 @@ async def _answer(session: AsyncSession, post: PostRow) -> dict[str, Any]:
     return post_json(post, list(deliveries))
 
 
-def _not_awaiting(post: PostRow) -> AppError:
+def not_awaiting(post: PostRow) -> AppError:
     if post.status == "published":
         return conflict(
             "post_published", "帖子已发布，不能再修改。", "The post is already published."
@@ -308,50 +129,16 @@ def _not_awaiting(post: PostRow) -> AppError:
     return conflict("post_discarded", "帖子已被弃用。", "The post was discarded.")
 
 
-async def edit_post(
-    session: AsyncSession,
-    game: Game,
-    principal: Principal,
-    post_id: str,
-    title: str | None,
-    bodies: dict[str, str],
-    now: datetime,
-) -> dict[str, Any]:
-    require_director(principal)
-    post = await _post(session, game, post_id)
-    if post.status != "awaiting_review":
-        raise _not_awaiting(post)
-    if title is not None:
-        post.title = title
-    if bodies:
-        post.bodies = {**post.bodies, **bodies}
-    changed = {"post_id": post.id, "title": title, "bodies": sorted(bodies)}
-    audit(session, game, principal, "edit_post", changed, now)
-    return await _answer(session, post)
-
-
-async def approve_post(
-    session: AsyncSession, game: Game, principal: Principal, post_id: str, now: datetime
-) -> dict[str, Any]:
-    require_director(principal)
-    post = await _post(session, game, post_id)
-    if post.status != "awaiting_review":
-        raise _not_awaiting(post)
-    await _publish(session, post, now)
-    audit(session, game, principal, "approve_post", {"post_id": post.id}, now)
-    return await _answer(session, post)
-
-
-async def _publish(session: AsyncSession, post: PostRow, now: datetime) -> None:
+async def publish(session: AsyncSession, post: PostRow, now: datetime) -> None:
     await session.run_sync(lambda sync: outbox.publish_post(sync, post, now))
-    await _end_auto_publish(session, post, now)
+    await end_auto_publish(session, post, now)
 
 
-async def _end_auto_publish(session: AsyncSession, post: PostRow, now: datetime) -> None:
+async def end_auto_publish(session: AsyncSession, post: PostRow, now: datetime) -> None:
     timer = await session.scalar(
         select(Timer).where(
             Timer.game_id == post.game_id,
-            Timer.kind == outbox.AUTO_PUBLISH,
+            Timer.kind == timers.AUTO_PUBLISH,
             Timer.key == post.id,
             Timer.done_at.is_(None),
         )
@@ -360,129 +147,12 @@ async def _end_auto_publish(session: AsyncSession, post: PostRow, now: datetime)
         timer.done_at = now
 
 
-async def discard_post(
-    session: AsyncSession, game: Game, principal: Principal, post_id: str, now: datetime
-) -> dict[str, Any]:
-    """Never publish a post awaiting review. On a published post: give up its failed
-    deliveries (so they stop holding back their channels)."""
-    require_director(principal)
-    post = await _post(session, game, post_id)
-    if post.status == "awaiting_review":
-        post.status = "discarded"
-        post.publish_at = None
-        await _end_auto_publish(session, post, now)
-        audit(session, game, principal, "discard_post", {"post_id": post.id}, now)
-        return await _answer(session, post)
-    if post.status == "published":
-        failed = (
-            await session.scalars(
-                select(DeliveryRow).where(
-                    DeliveryRow.post_id == post.id, DeliveryRow.status == "failed"
-                )
-            )
-        ).all()
-        if failed:
-            for delivery in failed:
-                delivery.status = "discarded"
-            ids = [d.id for d in failed]
-            audit(
-                session,
-                game,
-                principal,
-                "discard_deliveries",
-                {"post_id": post.id, "deliveries": ids},
-                now,
-            )
-            return await _answer(session, post)
-    raise _not_awaiting(post)
-
-
-async def retry_post(
-    session: AsyncSession, game: Game, principal: Principal, post_id: str, now: datetime
-) -> dict[str, Any]:
-    """Send the post's failed deliveries again, from a fresh count of attempts."""
-    require_director(principal)
-    post = await _post(session, game, post_id)
-    failed = (
-        await session.scalars(
-            select(DeliveryRow).where(
-                DeliveryRow.post_id == post.id, DeliveryRow.status == "failed"
-            )
-        )
-    ).all()
-    if not failed:
-        raise conflict(
-            "nothing_to_retry", "这个帖子没有发送失败的投递。", "The post has no failed deliveries."
-        )
-    for delivery in failed:
-        delivery.status = "pending"
-        delivery.attempts = 0
-        delivery.next_attempt_at = now
-    ids = [d.id for d in failed]
-    audit(session, game, principal, "retry_post", {"post_id": post.id, "deliveries": ids}, now)
-    return await _answer(session, post)
-
-
-async def mark_posted(
-    session: AsyncSession,
-    game: Game,
-    principal: Principal,
-    post_id: str,
-    delivery_id: int,
-    url: str,
-    now: datetime,
-) -> dict[str, Any]:
-    """The director posted it by hand (a manual channel, or after a failure) and says where."""
-    require_director(principal)
-    post = await _post(session, game, post_id)
-    delivery = await session.get(DeliveryRow, delivery_id)
-    if delivery is None or delivery.post_id != post.id:
-        raise not_found("投递", "delivery")
-    if delivery.status not in ("manual", "failed"):
-        raise conflict(
-            "delivery_not_manual",
-            "只能为待手动发布或发送失败的投递登记链接。",
-            "Only a manual or failed delivery can be marked as posted by hand.",
-        )
-    delivery.status = "sent"
-    delivery.remote_url = url
-    delivery.error = None
-    delivery.sent_at = now
-    payload = {"post_id": post.id, "delivery_id": delivery.id, "url": url}
-    audit(session, game, principal, "mark_posted", payload, now)
-    return await _answer(session, post)
-
-
-# ------------------------------------------------------------------------------ players
-
-
-async def set_forum_name(
-    session: AsyncSession,
-    game: Game,
-    principal: Principal,
-    player_id: str,
-    forum_name: str | None,
-    now: datetime,
-) -> dict[str, Any]:
-    require_director(principal)
-    player = await session.get(PlayerRow, player_id)
-    if player is None or player.game_id != game.id:
-        raise not_found("玩家", "player")
-    player.forum_name = forum_name
-    payload = {"player_id": player.id, "forum_name": forum_name}
-    audit(session, game, principal, "set_forum_name", payload, now)
-    return {"id": player.id, "name": player.name, "side": player.side, "forum_name": forum_name}
-
-
-# ------------------------------------------------------------------------ service timers
-
-
 async def run_service_timer(session: AsyncSession, game: Game, timer: Timer, now: datetime) -> None:
     """A publishing timer, run by the scheduler without the ruleset."""
     timer.done_at = now
-    if timer.kind == outbox.AUTO_PUBLISH:
+    if timer.kind == timers.AUTO_PUBLISH:
         await _auto_publish(session, game, timer.key, now)
-    elif timer.kind in (outbox.REMINDER, outbox.TALLY) and game.status == "running":
+    elif timer.kind in (timers.REMINDER, timers.TALLY) and game.status == "running":
         await session.run_sync(lambda sync: _countdown_post(sync, game, timer, now))
 
 
@@ -506,14 +176,14 @@ def _countdown_post(sync: Session, game: Game, timer: Timer, now: datetime) -> N
     """A reminder or a tally due before the deadline, posted without review (a held one
     would come too late) on its configured channel, or on every channel."""
     facts, pub, deadline_timer = outbox.load_context(sync, game.id, now)
-    deadline = outbox.deadline_of(deadline_timer, now)
+    deadline = timers.deadline_of(deadline_timer, now)
     if deadline is None or deadline.isoformat() != timer.data.get("deadline"):
         # The deadline moved without anything public saying so: re-aim, do not post.
-        outbox.sync_reminders(sync, facts, pub, deadline_timer, now)
+        timers.sync_reminders(sync, facts, pub, deadline_timer, now)
         return
     info = outbox.game_info(sync, facts, pub.language)
     rows = progress(sync, game.id, info.roster, int(timer.data.get("since_step", 0)))
-    tally = timer.kind == outbox.TALLY
+    tally = timer.kind == timers.TALLY
     channel_id = pub.tally_channel_id if tally else pub.reminder_channel_id
     channel = sync.get(ChannelRow, channel_id) if channel_id else None
     if tally:
@@ -532,8 +202,8 @@ def progress(
     session: Session, game_id: str, roster: tuple[RosterEntry, ...], since_step: int
 ) -> list[tuple[RosterEntry, bool, bool]]:
     """Each player, whether they have ordered and whether they are ready since step
-    ``since_step`` (the phase opened) — never what they ordered. A side acts as one (team
-    battle): one member's order or "ready" counts for the whole side."""
+    ``since_step`` (the phase opened) — never what they ordered. A side acts as one (in a
+    game of sides): one member's order or "ready" counts for the whole side."""
 
     def unit(player_id: str | None, side: str | None) -> tuple[str, str | None]:
         return ("side", side) if side is not None else ("player", player_id)
@@ -557,55 +227,5 @@ def progress(
     ]
 
 
-# -------------------------------------------------------------------------------- tallies
-
-
 def tally_json(pub: PublishingRow) -> dict[str, Any]:
     return {"before_seconds": list(pub.tally_seconds or []), "channel_id": pub.tally_channel_id}
-
-
-async def get_tally(
-    session: AsyncSession, game: Game, principal: Principal, now: datetime
-) -> dict[str, Any]:
-    require_director(principal)
-    return tally_json(await _publishing(session, game, now))
-
-
-async def set_tally(
-    session: AsyncSession,
-    game: Game,
-    principal: Principal,
-    before_seconds: list[int],
-    channel_id: str | None,
-    now: datetime,
-) -> dict[str, Any]:
-    """Tallies at these offsets before each deadline, on one channel (or all)."""
-    pub = await _set_countdown(session, game, principal, "tally", before_seconds, channel_id, now)
-    audit(session, game, principal, "set_tally", tally_json(pub), now)
-    return tally_json(pub)
-
-
-async def post_tally(
-    session: AsyncSession, game: Game, principal: Principal, now: datetime
-) -> dict[str, Any]:
-    """The director asks for a tally now: a post like any other (held for review when
-    the game reviews posts), on the tally channel or on every channel."""
-    require_director(principal)
-    if game.status not in ("running", "paused"):
-        raise conflict(
-            "no_phase",
-            "游戏不在进行中，没有可统计的阶段。",
-            "The game is not running: no phase to tally.",
-        )
-
-    def make(sync: Session) -> PostRow:
-        facts, pub, deadline_timer = outbox.load_context(sync, game.id, now)
-        info = outbox.game_info(sync, facts, pub.language)
-        rows = progress(sync, game.id, info.roster, pub.phase_step_seq or 0)
-        draft = tally_post(info, rows, outbox.deadline_of(deadline_timer, now))
-        channels = [pub.tally_channel_id] if pub.tally_channel_id else None
-        return outbox.create_post(sync, facts, pub, draft, now, channel_ids=channels)
-
-    post = await session.run_sync(make)
-    audit(session, game, principal, "post_tally", {"post_id": post.id}, now)
-    return await _answer(session, post)

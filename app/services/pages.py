@@ -14,11 +14,11 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Game, PlayerRow
-from app.publish import service as publishing
 from app.publish.models import DeliveryRow, PostRow, PublishingRow
 from app.rules.registry import get_ruleset
 from app.services import director as director_service
 from app.services import games as games_service
+from app.services import publishing
 from app.services import sessions as sessions_service
 from app.services.auth import Principal, require_director, require_player
 

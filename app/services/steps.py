@@ -32,17 +32,15 @@ from app.models import (
     Timer,
 )
 from app.publish import outbox, receipts
+from app.publish.timers import DEADLINE_TIMER_KINDS, SERVICE_TIMER_KINDS
 from app.rules.base import Actor, Event, Outcome, RuleViolation, Step, TimerSpec, step_rng
 from app.rules.registry import get_ruleset
 from app.services import pg_batch
 
-# The timers that are a game's deadline: the phase close (team battle), 24:00 (island).
-DEADLINE_TIMER_KINDS = ("phase", "midnight")
-
 
 def is_game_timer(timer: Timer) -> bool:
     """A timer the ruleset runs (not a publishing timer: auto-publish, reminders)."""
-    return timer.kind not in outbox.SERVICE_TIMER_KINDS
+    return timer.kind not in SERVICE_TIMER_KINDS
 
 
 def canonical_json(value: Any) -> str:
@@ -419,14 +417,15 @@ async def cancel_timer(
         row.done_at = now
 
 
-def deadline_due_query(game_id: Any, now: Any) -> Select[tuple[int]]:
-    """The game's deadline timer that is due but has not run yet (at most one row)."""
+def deadline_due_query(game_id: Any, now: Any, kinds: Any = None) -> Select[tuple[int]]:
+    """The game's deadline timer that is due but has not run yet (at most one row).
+    ``kinds``: the deadline timer kinds (a bound parameter), else every game's as now."""
     return (
         select(TIMERS.c.id)
         .where(
             TIMERS.c.game_id == game_id,
             TIMERS.c.done_at.is_(None),
-            TIMERS.c.kind.in_(DEADLINE_TIMER_KINDS),
+            TIMERS.c.kind.in_(tuple(DEADLINE_TIMER_KINDS) if kinds is None else kinds),
             TIMERS.c.due_at <= now,
         )
         .limit(1)
@@ -434,14 +433,18 @@ def deadline_due_query(game_id: Any, now: Any) -> Select[tuple[int]]:
 
 
 _DEADLINE_DUE = deadline_due_query(
-    bindparam("game_id"), bindparam("now", type_=TIMERS.c.due_at.type)
+    bindparam("game_id"),
+    bindparam("now", type_=TIMERS.c.due_at.type),
+    bindparam("kinds", expanding=True),
 )
 
 
 async def deadline_due(session: AsyncSession, game: Game, now: datetime) -> bool:
     """Has the game's current deadline passed (and not yet been run)?"""
     conn = await session.connection()
-    found = await conn.execute(_DEADLINE_DUE, {"game_id": game.id, "now": now})
+    found = await conn.execute(
+        _DEADLINE_DUE, {"game_id": game.id, "now": now, "kinds": list(DEADLINE_TIMER_KINDS)}
+    )
     return found.first() is not None
 
 

@@ -42,7 +42,6 @@ from app.api.schemas import AddPlayer
 from app.bridge import service as bridge_service
 from app.errors import AppError
 from app.models import EventRow, Game
-from app.publish import service as publishing_service
 from app.publish.channels import ADAPTERS
 from app.publish.models import PostRow
 from app.publish.outbox import SERVICE_TIMER_KINDS
@@ -53,6 +52,7 @@ from app.services import director as director_service
 from app.services import games as games_service
 from app.services import orders as orders_service
 from app.services import pages as pages_service
+from app.services import publishing as publishing_service
 from app.services import sessions as sessions_service
 from app.services import text_orders
 from app.services import verify as verify_service

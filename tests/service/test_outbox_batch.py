@@ -20,6 +20,7 @@ from app.clock import FakeClock
 from app.models import Timer
 from app.publish import outbox
 from app.publish.models import PostRow, PublishingRow
+from app.publish.timers import REMINDER, TALLY
 from app.scheduler import run_due_timers
 from tests.service.helpers import TB_SETTINGS, Game, ok, team_battle
 from tests.service.publish_helpers import posts, webhook_channel
@@ -119,7 +120,7 @@ async def published(
         counters = (pub.public_event_seq, pub.post_seq, pub.phase, pub.phase_step_seq)
         countdown = await session.execute(
             select(Timer.kind, Timer.key, Timer.due_at, Timer.data, Timer.done_at)
-            .where(Timer.game_id == game.id, Timer.kind.in_((outbox.REMINDER, outbox.TALLY)))
+            .where(Timer.game_id == game.id, Timer.kind.in_((REMINDER, TALLY)))
             .order_by(Timer.kind, Timer.key)
         )
         timers = [tuple(row) for row in countdown]

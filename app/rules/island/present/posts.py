@@ -1,7 +1,19 @@
-"""The Other Side's posts (see :mod:`app.kit.posts`)."""
+"""The Other Side's posts (see :mod:`app.kit.posts`): the 24:00 report, PK results and the
+PK notices, and the builders."""
 
 from __future__ import annotations
 
-from app.kit.posts import Posts
+from app.kit.posts import GamePosts, Posts
+from app.rules.island.present.post_builders import BUILDERS, notice_line
 
-POSTS: Posts | None = None
+POSTS: Posts | None = GamePosts(
+    headlines={"day_report": "daily_report", "pk_resolved": "pk_result"},
+    context=frozenset({"death_announced"}),
+    notices=frozenset({"announcement", "pk_posted", "pk_joined", "pk_fled"}),
+    quoted=frozenset({"announcement"}),
+    closes=frozenset({"day_report"}),
+    builders=BUILDERS,
+    sides=False,
+    others=False,
+    line=notice_line,
+)

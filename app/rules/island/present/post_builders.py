@@ -7,40 +7,29 @@ from typing import Any
 
 from markupsafe import Markup
 
-from app.publish.context import Ctx, Section
-from app.publish.groups import Group
-from app.publish.team_battle_posts import commitment_section
-
-Built = tuple[str, list[Section]]
+from app.kit.post_parts import Ctx, Group, Section, commitment_section
+from app.kit.posts import Builder, Built
 
 
 def game_started(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     s = ctx.game.settings
     started = group.first("game_started") or {}
     date = ctx.local_date(started["date"]) if started.get("date") else ""
-    players = [
-        [
-            i + 1,
-            ctx.t("player_forum", name=p.name, forum=p.forum_name)
-            if p.forum_name and p.forum_name != p.name
-            else ctx.fmt.esc(p.name),
-        ]
-        for i, p in enumerate(ctx.game.roster)
-    ]
+    players = [[i + 1, ctx.player(p)] for i, p in enumerate(ctx.game.roster)]
     lo, hi = s.get("pk_window_minutes", (20, 40))
     rows: list[list[Any]] = [
-        [ctx.t("is.set.map"), ctx.t("is.set.map_value", w=s.get("width"), h=s.get("height"))],
-        [ctx.t("is.set.timezone"), ctx.game.timezone],
-        [ctx.t("is.set.stamina"), s.get("start_stamina")],
-        [ctx.t("is.set.power"), s.get("start_power")],
-        [ctx.t("is.set.food"), f"{s.get('starting_food')} / {s.get('food_per_day', 1)}"],
-        [ctx.t("is.set.pk_window"), ctx.t("is.set.window", start=s.get("pk_window_start"))],
-        [ctx.t("is.set.pk_wait"), ctx.t("is.set.minutes_range", lo=lo, hi=hi)],
-        [ctx.t("is.set.deep_night"), ctx.t("is.set.window", start=s.get("deep_night_start"))],
-        [ctx.t("is.set.daily"), ctx.t("is.set.midnight")],
+        [ctx.t("post.set.map"), ctx.t("post.set.map_value", w=s.get("width"), h=s.get("height"))],
+        [ctx.t("post.set.timezone"), ctx.game.timezone],
+        [ctx.t("post.set.stamina"), s.get("start_stamina")],
+        [ctx.t("post.set.power"), s.get("start_power")],
+        [ctx.t("post.set.food"), f"{s.get('starting_food')} / {s.get('food_per_day', 1)}"],
+        [ctx.t("post.set.pk_window"), ctx.t("post.set.window", start=s.get("pk_window_start"))],
+        [ctx.t("post.set.pk_wait"), ctx.t("post.set.minutes_range", lo=lo, hi=hi)],
+        [ctx.t("post.set.deep_night"), ctx.t("post.set.window", start=s.get("deep_night_start"))],
+        [ctx.t("post.set.daily"), ctx.t("post.set.midnight")],
     ]
     sections = [
-        Section(lines=[ctx.t("is.start.intro", date=date)]),
+        Section(lines=[ctx.t("post.start.intro", date=date)]),
         Section(title=ctx.t("head.roster"), table=(["#", ctx.t("col.player")], players)),
         Section(
             title=ctx.t("head.settings"), table=([ctx.t("col.setting"), ctx.t("col.value")], rows)
@@ -59,22 +48,24 @@ def daily_report(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     deaths = [ctx.fmt.color(d["name"], "red") for d in report.get("deaths", [])]
     alive = [ctx.fmt.esc(a["name"]) for a in report.get("alive", [])]
     sections = [
-        Section(lines=[ctx.t("is.report.intro", day=day, date=date)]),
+        Section(lines=[ctx.t("post.report.intro", day=day, date=date)]),
         Section(
-            title=ctx.t("is.head.deaths"),
+            title=ctx.t("post.head.deaths"),
             items=deaths,
-            lines=[] if deaths else [ctx.t("is.deaths.none")],
+            lines=[] if deaths else [ctx.t("post.deaths.none")],
         ),
-        Section(title=ctx.t("is.head.alive", n=len(alive)), lines=[ctx.join(alive)]),
+        Section(title=ctx.t("post.head.alive", n=len(alive)), lines=[ctx.join(alive)]),
     ]
     if deadline is not None:
         next_day = report.get("new_day", day + 1)
         sections.append(
             Section(
-                lines=[ctx.fmt.bold(ctx.t("is.report.next", day=next_day, when=ctx.when(deadline)))]
+                lines=[
+                    ctx.fmt.bold(ctx.t("post.report.next", day=next_day, when=ctx.when(deadline)))
+                ]
             )
         )
-    return ctx.raw("title.daily_report", day=day, title=ctx.game.title), sections
+    return ctx.raw("post.title.daily_report", day=day, title=ctx.game.title), sections
 
 
 def pk_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
@@ -83,7 +74,7 @@ def pk_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     strengths = pk.get("strengths") or {}
     rows = [
         [
-            ctx.t(f"is.pk.{side}"),
+            ctx.t(f"post.pk.{side}"),
             ctx.names(members),
             strengths.get(side, ctx.t("dash")),
         ]
@@ -92,27 +83,31 @@ def pk_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     winner = pk.get("winner")
     lines: list[Markup] = []
     if winner is None:
-        lines.append(ctx.t("is.pk.no_winner"))
+        lines.append(ctx.t("post.pk.no_winner"))
     elif pk.get("by_default"):
-        lines.append(ctx.fmt.bold(ctx.t("is.pk.by_default", side=ctx.t(f"is.pk.{winner}"))))
+        lines.append(ctx.fmt.bold(ctx.t("post.pk.by_default", side=ctx.t(f"post.pk.{winner}"))))
     else:
-        lines.append(ctx.fmt.bold(ctx.t("is.pk.winner", side=ctx.t(f"is.pk.{winner}"))))
+        lines.append(ctx.fmt.bold(ctx.t("post.pk.winner", side=ctx.t(f"post.pk.{winner}"))))
     if pk.get("fled"):
-        lines.append(ctx.t("is.pk.fled", names=ctx.names(pk["fled"])))
+        lines.append(ctx.t("post.pk.fled", names=ctx.names(pk["fled"])))
     losses = [
-        ctx.t(f"is.loss.{outcome}", name=ctx.name(pid))
+        ctx.t(f"post.loss.{outcome}", name=ctx.name(pid))
         for pid, outcome in (pk.get("losses") or {}).items()
     ]
-    headers = [ctx.t("is.pk.col.side"), ctx.t("is.pk.col.members"), ctx.t("is.pk.col.strength")]
+    headers = [
+        ctx.t("post.pk.col.side"),
+        ctx.t("post.pk.col.members"),
+        ctx.t("post.pk.col.strength"),
+    ]
     sections = [
         Section(
-            title=ctx.t("is.pk.head", challenge=pk.get("challenge", "")), table=(headers, rows)
+            title=ctx.t("post.pk.head", challenge=pk.get("challenge", "")), table=(headers, rows)
         ),
         Section(lines=lines),
     ]
     if losses:
-        sections.append(Section(title=ctx.t("is.head.losses"), items=losses))
-    return ctx.raw("title.pk_result", title=ctx.game.title), sections
+        sections.append(Section(title=ctx.t("post.head.losses"), items=losses))
+    return ctx.raw("post.title.pk_result", title=ctx.game.title), sections
 
 
 def game_finished(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
@@ -121,12 +116,14 @@ def game_finished(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     if over is not None:
         survivors = over.get("survivors", [])
         lines = [
-            ctx.t("is.result.by_director" if over.get("by") == "director" else "is.result.end")
+            ctx.t("post.result.by_director" if over.get("by") == "director" else "post.result.end")
         ]
         if survivors:
-            lines.append(ctx.fmt.heading(ctx.t("is.result.survivors", names=ctx.names(survivors))))
+            lines.append(
+                ctx.fmt.heading(ctx.t("post.result.survivors", names=ctx.names(survivors)))
+            )
         else:
-            lines.append(ctx.t("is.result.nobody"))
+            lines.append(ctx.t("post.result.nobody"))
         sections.append(Section(lines=lines))
     return ctx.raw("title.game_finished", title=ctx.game.title), sections
 
@@ -136,7 +133,7 @@ def notice_line(ctx: Ctx, kind: str, data: dict[str, Any]) -> Markup | None:
         when = datetime.fromisoformat(data["due_at"])
         names = data.get("names", {})
         return ctx.t(
-            "is.notice.pk_posted",
+            "post.notice.pk_posted",
             attackers=ctx.join([names.get(p, ctx.name(p)) for p in data["attackers"]]),
             defenders=ctx.join([names.get(p, ctx.name(p)) for p in data["defenders"]]),
             challenge=data["challenge"],
@@ -144,19 +141,21 @@ def notice_line(ctx: Ctx, kind: str, data: dict[str, Any]) -> Markup | None:
         )
     if kind == "pk_joined":
         return ctx.t(
-            "is.notice.pk_joined",
+            "post.notice.pk_joined",
             name=data["name"],
             challenge=data["challenge"],
-            side=ctx.t(f"is.pk.{data['side']}"),
+            side=ctx.t(f"post.pk.{data['side']}"),
         )
     if kind == "pk_fled":
-        return ctx.t("is.notice.pk_fled", name=data["name"], challenge=data["challenge"])
+        return ctx.t("post.notice.pk_fled", name=data["name"], challenge=data["challenge"])
     if kind == "death_announced":
-        return ctx.t("is.notice.death", name=data["name"])
+        return ctx.t("post.notice.death", name=data["name"])
+    if kind == "announcement":
+        return ctx.t("post.notice.announcement", day=data.get("day", ""))
     return None
 
 
-BUILDERS = {
+BUILDERS: dict[str, Builder] = {
     "game_started": game_started,
     "daily_report": daily_report,
     "pk_result": pk_result,
