@@ -284,7 +284,7 @@ class ToyDuelRuleset:
                 "id": order_id,
                 "player_id": pid,
                 "round": state["round"],
-                "text": body["text"],
+                "taunt": body["taunt"],
             }
             state["shouts"].append(shout)
             turn.order_status[order_id] = "resolved"

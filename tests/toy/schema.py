@@ -33,7 +33,8 @@ class ShoutOrder(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     type: Literal["shout"]
-    text: str = Field(min_length=1, max_length=140)
+    # Not "text": the shell reads a body with a "text" field as an order in words.
+    taunt: str = Field(min_length=1, max_length=140)
 
 
 class ThrowOrder(BaseModel):

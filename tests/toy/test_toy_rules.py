@@ -82,10 +82,10 @@ def test_the_hidden_throw_is_seen_by_its_player_and_the_director_only() -> None:
 
 def test_the_shout_is_public_and_resolved_at_once() -> None:
     duel = Duel()
-    out = duel.step("order", P2, order_id="o1", order={"type": "shout", "text": "你输定了"})
+    out = duel.step("order", P2, order_id="o1", order={"type": "shout", "taunt": "你输定了"})
     assert out.order_status == {"o1": "resolved"}
     assert out.events[0].audience == ("public",)
-    assert RULESET.is_public_order({"type": "shout", "text": "x"})
+    assert RULESET.is_public_order({"type": "shout", "taunt": "x"})
     assert not RULESET.is_public_order({"type": "throw", "hand": "rock"})
 
 
@@ -185,7 +185,7 @@ def test_orders_in_words_in_both_languages() -> None:
     parsed = RULESET.parse_orders("出石头\n喊 你输定了", context)
     assert parsed.orders == [
         {"type": "throw", "hand": "rock"},
-        {"type": "shout", "text": "你输定了"},
+        {"type": "shout", "taunt": "你输定了"},
     ]
     assert "石头" in parsed.echo_zh
     assert RULESET.parse_orders("throw Scissors", context).orders == [

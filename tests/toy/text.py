@@ -34,7 +34,7 @@ def parse_orders(source: str) -> ParsedOrders:
         shout = _SHOUT.match(line)
         if shout:
             said = shout.group(1).strip()[:140]
-            orders.append({"type": "shout", "text": said})
+            orders.append({"type": "shout", "taunt": said})
             echo_zh.append(f"{WORDS['order.shout'][0]}：{said}")
             echo_en.append(f"{WORDS['order.shout'][1]}: {said}")
             continue

@@ -18,7 +18,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "phase.finished": ("游戏结束", "Game over"),
     "event.game_started": ("对决开始", "Duel started"),
     "event.round_opened": ("第 {round} 回合开始", "Round {round} opened"),
-    "event.shouted": ("{name}喊话：{text}", "{name} shouts: {text}"),
+    "event.shouted": ("{name}喊话：{taunt}", "{name} shouts: {taunt}"),
     "event.throw_given": ("{name}出拳（{hand}）", "{name} throws ({hand})"),
     "event.throw_revised": ("{name}改为出{hand}", "{name} changes the throw to {hand}"),
     "event.throw_withdrawn": ("{name}收回出拳", "{name} withdraws the throw"),
