@@ -117,7 +117,9 @@ def protocol_methods(protocol: type[Any]) -> dict[str, inspect.Signature]:
 
 
 def protocol_attributes(protocol: type[Any]) -> list[str]:
-    declared = getattr(protocol, "__annotations__", {})
+    """What a kit protocol declares as data: its annotated fields and its properties."""
+    declared = list(getattr(protocol, "__annotations__", {}))
+    declared += [n for n, m in vars(protocol).items() if isinstance(m, property)]
     return [name for name in declared if not name.startswith("_")]
 
 

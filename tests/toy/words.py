@@ -65,14 +65,24 @@ PAGES: dict[str, tuple[str, str]] = {
 }
 
 POSTS: dict[str, tuple[str, str]] = {
+    "post.start_title": ("{title} · 对决开始", "{title} · the duel begins"),
+    "post.start_intro": ("共 {rounds} 回合，对阵双方：", "{rounds} rounds, between:"),
+    "post.round_open_title": ("猜拳对决 · 第 {round} 回合开始", "Duel · round {round} opens"),
+    "post.deadline": ("本回合截止：{when}", "This round closes: {when}"),
     "post.round_title": ("猜拳对决 · 第 {round} 回合", "Duel · round {round}"),
     "post.round_line": ("{name}：{hand}", "{name}: {hand}"),
+    "post.no_throw": ("未出拳", "no throw"),
+    "post.closed_by_director": ("导演提前结束了本回合。", "The director closed the round early."),
     "post.round_winner": ("本回合胜者：{name}", "Round won by {name}"),
     "post.round_nobody": ("本回合无人得分", "Nobody scores this round"),
-    "post.tie_broken": ("平局，由抽签决定", "A tie, broken by lot"),
+    "post.tie_broken": ("同拳平局，由抽签决定", "The same hand: a tie, broken by lot"),
+    "post.col.player": ("玩家", "Player"),
+    "post.col.points": ("得分", "Points"),
     "post.final_title": ("猜拳对决 · 终局", "Duel · final"),
     "post.final_winner": ("胜者：{name}", "Winner: {name}"),
     "post.final_draw": ("平局", "A draw"),
+    "post.receipt.label": ("第 {round} 回合", "Round {round}"),
+    "post.receipt.sealed": ("第 {round} 回合的出拳已封存：", "Round {round}'s throws are sealed:"),
 }
 
 WORDS: dict[str, tuple[str, str]] = {**NAMES, **ERRORS, **PAGES, **POSTS}
