@@ -6,31 +6,28 @@ kit protocol is not on this branch yet is left to the kit's default (``None``).
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from app.kit import Presentation
 from tests.toy.engine import NAME
 from tests.toy.words import WORDS
 
-POSTS: Any = None
-SEALER: Any = None
-PAGES: Any = None
-try:
-    from tests.toy.present.posts import POSTS
-    from tests.toy.present.receipts import SEALER
-except ImportError:  # the kit's posts and receipts protocols are not on this branch yet
-    pass
-try:
-    from tests.toy.present.pages import PAGES
-except ImportError:  # the kit's page protocol is not on this branch yet
-    pass
+
+def _part(module: str, name: str) -> Any:
+    """``tests.toy.present.<module>.<name>``, or None while the kit cannot take it yet."""
+    try:
+        return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    except ImportError:
+        return None
+
 
 PRESENTATION = Presentation(
     name=NAME,
     words=WORDS,
-    pages=PAGES,
-    posts=POSTS,
-    sealer=SEALER,
+    pages=_part("pages", "PAGES"),
+    posts=_part("posts", "POSTS"),
+    sealer=_part("receipts", "SEALER"),
     facts={"title": WORDS["game.title"]},
 )
 
