@@ -82,6 +82,15 @@ async def test_the_round_deadline_is_the_games_deadline(client: AsyncClient) -> 
     assert extended["deadline"] != summary["deadline"]
 
 
+async def test_an_order_after_the_deadline_before_the_scheduler_ran_is_refused(
+    client: AsyncClient, clock: FakeClock
+) -> None:
+    """The round's deadline counts as the game's deadline for late orders too."""
+    game = await duel(client)
+    clock.advance(ROUND + 1)  # the deadline passed; the scheduler has not run yet
+    problem(await game.post("/orders", "甲", ROCK), 409, "deadline_passed")
+
+
 async def test_a_public_shout_and_a_hidden_throw_then_the_deadline_closes_the_round(
     client: AsyncClient, clock: FakeClock
 ) -> None:
