@@ -25,6 +25,7 @@ from tests.toy.registration import toy_registered
 
 GAMES = sorted({*all_rulesets(), TOY.name})
 CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
+LANG_SUFFIX = re.compile(r"(?:^|_)(?:zh|en)$")
 PARTS: dict[str, type[Any]] = {"pages": Pages, "posts": Posts, "sealer": Sealer}
 
 
@@ -71,7 +72,10 @@ def needed_keys(ruleset: Ruleset) -> list[str]:
 
 
 def fields_of(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    """A phrase's format fields; a field given per language (``side_zh``/``side``,
+    ``detail_zh``/``detail_en``) counts as one."""
+    names = {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    return {LANG_SUFFIX.sub("", name) for name in names}
 
 
 @pytest.mark.parametrize("game", GAMES)
