@@ -318,7 +318,7 @@ async def test_the_director_creates_a_duel_from_the_new_game_form(
         form = await _page(laptop, f"/director/new?ruleset={RULESET.name}", lang)
         text = visible_text(form.text)
         index = 1 if lang == "en" else 0
-        assert WORDS["game.title"][index] in text, text[:1500]  # the game's name, not its code
+        assert WORDS["page.title"][index] in text, text[:1500]  # the game's name, not its code
         assert WORDS["setting.rounds"][index] in text  # its settings, by their words
         assert problems(form.text, lang) == [], lang
     made = await post_form(

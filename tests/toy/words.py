@@ -7,7 +7,7 @@ Keys are namespaced as :mod:`app.kit.words` says. The rules core reads its refus
 from __future__ import annotations
 
 NAMES: dict[str, tuple[str, str]] = {
-    "game.title": ("猜拳对决", "Rock-paper-scissors duel"),
+    "page.title": ("猜拳对决", "Rock-paper-scissors duel"),
     "order.shout": ("喊话", "Shout"),
     "order.throw": ("出拳", "Throw"),
     "order.throw.rock": ("石头", "rock"),
@@ -19,8 +19,8 @@ NAMES: dict[str, tuple[str, str]] = {
     "event.game_started": ("对决开始", "Duel started"),
     "event.round_opened": ("第 {round} 回合开始", "Round {round} opened"),
     "event.shouted": ("{name}喊话：{taunt}", "{name} shouts: {taunt}"),
-    "event.throw_given": ("{name}出拳（{hand}）", "{name} throws ({hand})"),
-    "event.throw_revised": ("{name}改为出{hand}", "{name} changes the throw to {hand}"),
+    "event.throw_given": ("{name}出拳了", "{name} throws"),
+    "event.throw_revised": ("{name}改了出拳", "{name} changes the throw"),
     "event.throw_withdrawn": ("{name}收回出拳", "{name} withdraws the throw"),
     "event.player_ready": ("{name}已准备好", "{name} is ready"),
     "event.round_closed": ("第 {round} 回合结束", "Round {round} closed"),
@@ -62,6 +62,33 @@ PAGES: dict[str, tuple[str, str]] = {
     "page.your_throw": ("你的出拳", "Your throw"),
     "page.no_throw": ("尚未出拳", "No throw yet"),
     "page.history": ("历史回合", "Past rounds"),
+    "page.shouts": ("喊话", "Shouts"),
+    "page.history_line": (
+        "第 {round} 回合：{throws}，{result}",
+        "Round {round}: {throws}; {result}",
+    ),
+    "page.winner_is": ("{name}胜", "{name} won"),
+    "page.winner_by_lot": ("同拳，抽签{name}胜", "the same hand, {name} won by lot"),
+    "page.nobody": ("无人得分", "nobody scored"),
+    "page.hand_of": ("{name} {hand}", "{name} {hand}"),
+    "page.ready": ("已准备", "ready"),
+    "page.not_ready": ("未准备", "not ready"),
+    "page.final_winner": ("对决胜者：{name}", "The duel's winner: {name}"),
+    "page.final_draw": ("对决打平", "The duel is a draw"),
+    "page.throws_now": ("本回合出拳", "This round's throws"),
+    "page.field.hand": ("出什么", "Hand"),
+    "page.field.taunt": ("喊话内容", "What you shout"),
+    "page.tag.public": ("公开", "public"),
+    "page.tag.hidden": ("隐藏", "hidden"),
+    "page.you_play": (
+        "你是 {name}，猜拳对决的一方。",
+        "You are {name}, one of the duel's two players.",
+    ),
+    "page.text_order_hint": (
+        "例如：出石头；喊 你输定了",
+        "For example: throw rock; shout you lose",
+    ),
+    "page.your_orders": ("你本回合的指令", "Your orders this round"),
 }
 
 POSTS: dict[str, tuple[str, str]] = {

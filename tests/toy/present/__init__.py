@@ -28,7 +28,7 @@ PRESENTATION = Presentation(
     pages=_part("pages", "PAGES"),
     posts=_part("posts", "POSTS"),
     sealer=_part("receipts", "SEALER"),
-    facts={"title": WORDS["game.title"]},
+    facts={"title": WORDS["page.title"]},
 )
 
 __all__ = ["PRESENTATION"]
