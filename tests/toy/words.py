@@ -108,6 +108,8 @@ POSTS: dict[str, tuple[str, str]] = {
     "post.final_title": ("猜拳对决 · 终局", "Duel · final"),
     "post.final_winner": ("胜者：{name}", "Winner: {name}"),
     "post.final_draw": ("平局", "A draw"),
+    "post.kind.round_opened": ("回合开始", "Round opened"),
+    "post.kind.round_result": ("回合结果", "Round result"),
     "post.receipt.label": ("第 {round} 回合", "Round {round}"),
     "post.receipt.sealed": ("第 {round} 回合的出拳已封存：", "Round {round}'s throws are sealed:"),
 }
