@@ -124,6 +124,25 @@ async def test_a_public_shout_and_a_hidden_throw_then_the_deadline_closes_the_ro
     assert statuses[throw["id"]] == "resolved"
 
 
+async def test_a_throw_is_revised_and_withdrawn_and_the_rival_never_sees_it(
+    client: AsyncClient, clock: FakeClock
+) -> None:
+    game = await duel(client)
+    throw = await game.order("甲", ROCK)
+    revised = ok(await game.put(f"/orders/{throw['id']}", "甲", SCISSORS))
+    assert revised["body"] == SCISSORS
+    problem(await game.delete(f"/orders/{throw['id']}", "乙"), 404, "not_found")
+    ok(await game.delete(f"/orders/{throw['id']}", "甲"))
+    for who in ("乙", None):
+        seen = json.dumps([await game.events(who), await game.view(who)])
+        assert "scissors" not in seen and "rock" not in seen, who
+    assert {e["kind"] for e in await game.events("甲")} >= {"throw_revised", "throw_withdrawn"}
+    await tick(client, clock, ROUND)
+    (closed,) = of_kind(await game.events(), "round_closed")
+    assert set(closed["throws"].values()) == {None}  # withdrawn: nobody threw
+    assert closed["winner"] is None
+
+
 async def test_both_players_ready_close_the_round_early(client: AsyncClient) -> None:
     game = await duel(client)
     await game.order("甲", ROCK)
