@@ -135,13 +135,6 @@ class ToyPages(Pages):
     def order_tags(self, entry: Mapping[str, Any], t: Translate) -> list[str]:
         return [t("page.tag.public" if entry.get("public") else "page.tag.hidden")]
 
-    def order_body(
-        self, body: Mapping[str, Any], page: Mapping[str, Any], t: Translate, lang: str
-    ) -> str:
-        if body.get("type") == "throw":
-            return _hand(str(body.get("hand")), t)
-        return str(body.get("taunt", ""))
-
     def order_field(
         self,
         kind: str,
