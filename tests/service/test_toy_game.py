@@ -14,6 +14,8 @@ import pytest
 from httpx import AsyncClient, Response
 
 from app.clock import FakeClock
+from app.kit import Presentation
+from app.rules.registry import register
 from tests.service.helpers import Game, create_game, ok, problem, tick
 from tests.service.page_text import problems, visible_text
 from tests.service.publish_helpers import posts
@@ -346,3 +348,33 @@ async def test_the_director_creates_a_duel_from_the_new_game_form(
     game_id = made.headers["location"].split("/")[2]
     summary = ok(await client.get(f"/api/v1/games/{game_id}"))
     assert summary["ruleset"] == RULESET.name, summary
+
+
+async def test_without_its_own_parts_the_duel_plays_plainly_on_the_kits_defaults(
+    client: AsyncClient, clock: FakeClock, browser: Browser
+) -> None:
+    """Only the rules and the words: the pages show the generic parts, posts are a line per
+    event from its words, nothing is sealed, and nothing reads as a raw code."""
+    unregister = register(RULESET, Presentation(name=RULESET.name, words=WORDS))
+    try:
+        game = await duel(client)
+        await game.order("乙", {"type": "shout", "taunt": "你输定了"})
+        await game.order("甲", ROCK)
+        await tick(client, clock, ROUND)
+        public = await game.events()
+        assert of_kind(public, "round_closed") and not of_kind(public, "orders_sealed")
+        made = await posts(game)
+        assert made and all(set(p["bodies"]) == {"bbcode", "markdown", "text"} for p in made)
+        for post in made:
+            assert not _raw_kinds(json.dumps(post["bodies"], ensure_ascii=False)), post["kind"]
+        assert any(
+            WORDS["event.round_opened"][0].format(round=2) in p["bodies"]["text"] for p in made
+        )
+        ids = [game.id, *(p["id"] for p in game.players.values())]
+        for role, (http, path) in (await _pages(game, browser)).items():
+            for lang in ("zh", "en"):
+                page = await _page(http, path, lang)
+                assert not _raw_kinds(visible_text(page.text)), (role, lang)
+                assert problems(page.text, lang, ids) == [], (role, lang)
+    finally:
+        unregister()
