@@ -8,7 +8,8 @@ into receipts. The shell (``app.web``, ``app.publish``, ``app.services``, ``app.
 a game. A game that leaves a part out gets the kit's default for it, so a new game works (plainly)
 before it says anything of its own.
 
-The kit imports nothing of the shell and nothing of any game: only ``app.rules.base``.
+The kit imports nothing of the shell, nothing of any game and nothing of ``app.rules``: what it
+reads of an event or an actor it names as a protocol of its own.
 """
 
 from __future__ import annotations

@@ -23,9 +23,28 @@ from typing import Any, Protocol
 from markupsafe import Markup
 
 from app.kit.post_parts import Ctx
-from app.rules.base import Actor, Event
 
 JSON = dict[str, Any]
+
+
+class Event(Protocol):
+    """What a sealer reads of an event (``app.rules.base.Event`` is one)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def data(self) -> JSON: ...
+
+
+class Actor(Protocol):
+    """What a sealer reads of who acted (``app.rules.base.Actor`` is one)."""
+
+    @property
+    def player_id(self) -> str | None: ...
+
+    @property
+    def side(self) -> str | None: ...
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from app.kit.post_parts import Ctx, Group, Section, commitment_section
 from markupsafe import Markup
 
+from app.kit.post_parts import Ctx, Group, Section, commitment_section
 from app.kit.posts import Built, GamePosts, Posts
 
 

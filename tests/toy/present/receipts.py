@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from app.kit.post_parts import Ctx
 from markupsafe import Markup
 
-from app.kit.receipts import BaseSealer, Close, Sealer
-from app.rules.base import Actor, Event
+from app.kit.post_parts import Ctx
+from app.kit.receipts import Actor, BaseSealer, Close, Event, Sealer
 
 JSON = dict[str, Any]
 

@@ -9,8 +9,7 @@ from typing import Any
 from markupsafe import Markup
 
 from app.kit.post_parts import Ctx
-from app.kit.receipts import BaseSealer, Close, Sealer
-from app.rules.base import Actor, Event
+from app.kit.receipts import Actor, BaseSealer, Close, Event, Sealer
 
 JSON = dict[str, Any]
 

@@ -9,8 +9,7 @@ from typing import Any
 from markupsafe import Markup
 
 from app.kit.post_parts import Ctx
-from app.kit.receipts import BaseSealer, Close, Sealer
-from app.rules.base import Actor, Event
+from app.kit.receipts import Actor, BaseSealer, Close, Event, Sealer
 from app.rules.team_battle.orders import ORDERS
 from app.rules.team_battle.present.post_text import SIDES, phase_name
 
