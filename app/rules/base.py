@@ -334,6 +334,8 @@ class Ruleset(Protocol):
     # a malformed body is a 422 that changes nothing (``app/services/bodies.py``).
     order_model: ClassVar[BodyModel]  # POST/PUT /orders, discriminated on "type"
     director_action_model: ClassVar[BodyModel]  # POST /director/actions, on "action"
+    # Every event kind the game can emit: its catalogue names each (``event.<kind>``).
+    event_kinds: ClassVar[frozenset[str]]
     # What ``view`` returns, for the API documentation (extra fields allowed).
     view_model: ClassVar[type[BaseModel]]
 

@@ -48,6 +48,7 @@ from app.rules.base import (
 from app.rules.team_battle import text
 from app.rules.team_battle.available import available_orders
 from app.rules.team_battle.intel import intel_source, shown_order
+from app.rules.team_battle.kinds import EVENT_KINDS
 from app.rules.team_battle.messages import malformed, violation
 from app.rules.team_battle.orders import ORDERS, OrderDef, shown_type
 from app.rules.team_battle.resolve import (
@@ -114,6 +115,7 @@ class TeamBattleRuleset:
     settings_model: ClassVar[type[BaseModel]] = TeamBattleSettings
     order_model: ClassVar[BodyModel] = ORDER_MODEL
     director_action_model: ClassVar[BodyModel] = DIRECTOR_ACTION_MODEL
+    event_kinds: ClassVar[frozenset[str]] = EVENT_KINDS
     view_model: ClassVar[type[BaseModel]] = TeamBattleView
 
     # ----- setup --------------------------------------------------------------------
