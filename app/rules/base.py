@@ -41,8 +41,9 @@ class RuleViolation(Exception):
 
     ``code`` is a stable machine code, ``rule`` the rule ID broken (as the game's rules
     document numbers it) or None, ``message_zh``/``message_en`` what a player reads.
-    ``status`` is the HTTP status the shell answers with: 409 for rule/phase conflicts (the default), 404 when
-    the thing named must not be confirmed to exist, 422 for a malformed body.
+    ``status`` is the HTTP status the shell answers with: 409 for rule/phase conflicts
+    (the default), 404 when the thing named must not be confirmed to exist, 422 for a
+    malformed body.
     A ruleset must raise it before changing anything.
     """
 
