@@ -7,9 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.rules.base import JSON
+from app.rules.team_battle.forces import SideForces
 from app.rules.team_battle.gates import check_phase, check_slots
 from app.rules.team_battle.orders import OrderDef
-from app.rules.team_battle.resolve import SideForces
 from app.rules.team_battle.turn import Turn
 
 # (state, side, definition, its other orders of the phase) -> None, or RuleViolation
