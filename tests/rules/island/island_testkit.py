@@ -59,6 +59,8 @@ class Game:
         self.seq += 1
         st = Step(id=f"s{self.seq}", kind=kind, actor=actor, payload=payload)
         out = RULESET.apply(self.state, st, step_rng(self.seed, st.id), now)
+        undeclared = {e.kind for e in out.events} - RULESET.event_kinds
+        assert not undeclared, f"undeclared event kinds {sorted(undeclared)}"
         self.state = out.state
         self.outcomes.append(out)
         return out
