@@ -39,10 +39,11 @@ STEP_DIRECTOR = "director"  # payload: {"action": str, ...}; ruleset-specific st
 class RuleViolation(Exception):
     """An order or action that the rules (or the game's phase) do not allow.
 
-    ``code`` is a stable machine code, ``rule`` the rule ID broken (``"TB-13"``) or
-    None, ``message_zh``/``message_en`` what a player reads. ``status`` is the HTTP
-    status the shell answers with: 409 for rule/phase conflicts (the default), 404 when
-    the thing named must not be confirmed to exist, 422 for a malformed body.
+    ``code`` is a stable machine code, ``rule`` the rule ID broken (as the game's rules
+    document numbers it) or None, ``message_zh``/``message_en`` what a player reads.
+    ``status`` is the HTTP status the shell answers with: 409 for rule/phase conflicts
+    (the default), 404 when the thing named must not be confirmed to exist, 422 for a
+    malformed body.
     A ruleset must raise it before changing anything.
     """
 
@@ -67,7 +68,8 @@ class RuleViolation(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """One roster entry. ``side`` is "A"/"B" in team battle, None where unused."""
+    """One roster entry. ``side`` is the player's side in a game with sides (e.g. "A"/"B"),
+    None where the game has none."""
 
     id: str
     name: str
@@ -257,10 +259,10 @@ class TextContext:
     from what the viewer may see (so parsing never reveals anything a view would not).
 
     ``roster``: the players who may be named; ``me``: the player typing; ``items`` and
-    ``monsters`` (island): the scenario's items the viewer holds, and its monsters in
-    sight; ``here``: ids of the monsters in the viewer's own cell, preferred when a name
-    fits several; ``challenges``: open PKs the viewer can see, as (id, attackers,
-    defenders)."""
+    ``monsters``: things of the game's world the viewer may name (e.g. the items the viewer
+    holds, the creatures in sight); ``here``: ids of those nearest the viewer, preferred
+    when a name fits several; ``challenges``: open contests the viewer can see, as (id,
+    attackers, defenders)."""
 
     roster: tuple[Named, ...] = ()
     me: str | None = None
@@ -309,7 +311,7 @@ class BodyModel:
 
 def _field(body: Any, loc: tuple[int | str, ...]) -> str:
     """A discriminated union puts the tag it chose into an error's location
-    (``counter.slot``); that is not a field of the body, so it is left out."""
+    (``<tag>.slot``); that is not a field of the body, so it is left out."""
     parts: list[str] = []
     here = body
     for part in loc:
@@ -334,6 +336,8 @@ class Ruleset(Protocol):
     # a malformed body is a 422 that changes nothing (``app/services/bodies.py``).
     order_model: ClassVar[BodyModel]  # POST/PUT /orders, discriminated on "type"
     director_action_model: ClassVar[BodyModel]  # POST /director/actions, on "action"
+    # Every event kind the game can emit: its catalogue names each (``event.<kind>``).
+    event_kinds: ClassVar[frozenset[str]]
     # What ``view`` returns, for the API documentation (extra fields allowed).
     view_model: ClassVar[type[BaseModel]]
 

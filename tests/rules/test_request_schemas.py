@@ -20,6 +20,7 @@ from app.rules.island.settings import IslandSettings
 from app.rules.registry import get_ruleset
 from app.rules.team_battle.engine import DIRECTOR_ACTIONS
 from app.rules.team_battle.orders import ORDERS, SEE_THROUGH_TARGETS
+from app.rules.team_battle.orders.table import RULES
 from app.rules.team_battle.schema import MAX_SLOTS, SeeThroughTarget
 from app.rules.team_battle.settings import TeamBattleSettings
 from app.rules.team_battle.validate import parse_order
@@ -41,7 +42,7 @@ def definitions(model: BodyModel) -> dict[str, Any]:
 
 
 def test_every_engine_order_and_action_has_a_model_and_no_more() -> None:
-    assert tags(TEAM_BATTLE.order_model) == set(ORDERS)
+    assert tags(TEAM_BATTLE.order_model) == set(ORDERS) == set(RULES)
     assert tags(TEAM_BATTLE.director_action_model) == set(DIRECTOR_ACTIONS)
     assert tags(ISLAND.order_model) == set(HANDLERS) == set(ORDER_NAMES)
     assert tags(ISLAND.director_action_model) == set(ACTIONS)

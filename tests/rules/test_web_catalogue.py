@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from app.rules.registry import all_rulesets
 from app.web.messages import _EVENTS, UI, describe_event
 
 APP = Path(__file__).resolve().parents[2] / "app"
@@ -30,6 +31,8 @@ def event_kinds() -> set[str]:
         if path.name == "receipts.py":
             kinds |= set(CONSTANT.findall(text))
     kinds |= {"player_replaced", "seed_revealed"}  # written with a computed kind or here
+    for ruleset in all_rulesets().values():  # every kind a game declares it emits
+        kinds |= ruleset.event_kinds
     return kinds
 
 

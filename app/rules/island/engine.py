@@ -47,6 +47,7 @@ from app.rules.island.core import (
     settings_of,
 )
 from app.rules.island.director import handle_director
+from app.rules.island.kinds import EVENT_KINDS
 from app.rules.island.messages import violation
 from app.rules.island.midnight import run_midnight
 from app.rules.island.monsters import monster_check
@@ -105,6 +106,7 @@ class IslandRuleset:
     settings_model: ClassVar[type[BaseModel]] = IslandSettings
     order_model: ClassVar[BodyModel] = ORDER_MODEL
     director_action_model: ClassVar[BodyModel] = DIRECTOR_ACTION_MODEL
+    event_kinds: ClassVar[frozenset[str]] = EVENT_KINDS
     view_model: ClassVar[type[BaseModel]] = IslandView
 
     # --- setup -------------------------------------------------------------------------

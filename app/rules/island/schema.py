@@ -4,7 +4,8 @@ One model per order, in a union discriminated on ``type``; one per director tool
 ``action``. They check a body's *shape* — fields, types, bounds — so a malformed body is a
 422 before anything runs; whether the rules allow it now (stamina, who is where, what the
 player can see) stays the engine's 409 or 404. The Chinese name and rule ID of each order
-are defined here, in ``ORDER_NAMES``, and become its description.
+(the name from the game's catalogue) are listed here, in ``ORDER_NAMES``, and become its
+description.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pydantic import (
 
 from app.rules.base import BodyModel
 from app.rules.island.messages import violation
+from app.rules.island.words.names import NAMES
 from app.rules.types import GameNumber, Identifier, Text, Title
 
 # IslandSettings.width / height's upper bound (IS-10): no cell lies beyond it.
@@ -60,19 +62,23 @@ PathStep = Annotated[Direction, _orthogonal("path", "IS-22")]
 Count = Annotated[int, Field(ge=1, le=MAX_COUNT)]
 Coordinate = Annotated[int, Field(ge=1, le=MAX_COORDINATE)]
 
-# type -> (Chinese name, rule IDs): the one place they are written.
+# type -> rule IDs; the Chinese name is the catalogue's (``words/names.py``).
+ORDER_RULES: dict[str, str] = {
+    "move": "IS-10, IS-11",
+    "explore": "IS-12",
+    "flee": "IS-13",
+    "eat": "IS-35",
+    "hunt": "IS-14",
+    "pk": "IS-15",
+    "pk_join": "IS-15",
+    "assassinate": "IS-20, IS-22, IS-24",
+    "guard": "IS-25",
+    "give": "IS-36",
+    "equip": "IS-37",
+}
+# type -> (Chinese name, rule IDs), for the orders' descriptions.
 ORDER_NAMES: dict[str, tuple[str, str]] = {
-    "move": ("移动", "IS-10, IS-11"),
-    "explore": ("探索", "IS-12"),
-    "flee": ("逃跑", "IS-13"),
-    "eat": ("进食", "IS-35"),
-    "hunt": ("打猎", "IS-14"),
-    "pk": ("PK", "IS-15"),
-    "pk_join": ("加入PK", "IS-15"),
-    "assassinate": ("暗杀", "IS-20, IS-22, IS-24"),
-    "guard": ("提防", "IS-25"),
-    "give": ("赠送", "IS-36"),
-    "equip": ("装备", "IS-37"),
+    kind: (NAMES[f"order.{kind}"][0], rules) for kind, rules in ORDER_RULES.items()
 }
 
 

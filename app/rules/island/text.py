@@ -56,7 +56,9 @@ _DIRECTION_WORDS = {
     "left": ("向左", "left"),
     "right": ("向右", "right"),
 }
-# The English names the echo uses (the Chinese ones are the orders' own, schema.ORDER_NAMES).
+# The echo names an order as the catalogue does in Chinese, but a PK as the grammar writes it
+# ("PK：张三"), and in English in its own words.
+_ECHO_ZH: dict[str, str] = {"pk": "PK"}
 NAMES_EN: dict[str, str] = {
     "move": "Move",
     "explore": "Explore",
@@ -348,7 +350,7 @@ def echo(order: JSON, context: TextContext) -> tuple[str, str]:
         return names.get(str(value), str(value))
 
     kind = order["type"]
-    zh, en = ORDER_NAMES[kind][0], NAMES_EN[kind]
+    zh, en = _ECHO_ZH.get(kind) or ORDER_NAMES[kind][0], NAMES_EN[kind]
     if kind == "move":
         d_zh, d_en = _DIRECTION_WORDS[order["direction"]]
         if order.get("hidden"):

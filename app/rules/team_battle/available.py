@@ -13,12 +13,10 @@ from __future__ import annotations
 from app.rules.base import JSON, RuleViolation, Viewer
 from app.rules.team_battle.messages import violation
 from app.rules.team_battle.orders import ORDERS, SEE_THROUGH_TARGETS, OrderDef
+from app.rules.team_battle.orders.pursuit import pursuit_targets
+from app.rules.team_battle.orders.retreat import free_extra_retreat_slots
 from app.rules.team_battle.state import SIDES, blood_battle_slots, round_orders
-from app.rules.team_battle.validate import (
-    check_usable,
-    free_extra_retreat_slots,
-    pursuit_targets,
-)
+from app.rules.team_battle.validate import check_usable
 
 
 def _relevant(definition: OrderDef, phase: str) -> bool:

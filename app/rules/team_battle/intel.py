@@ -1,12 +1,13 @@
 """What a side may see of the opponent's orders before they are announced:
 Scout (TB-35) and Spy (TB-52). Used by both the view and the intel events, so the two
-can never disagree."""
+can never disagree; the intel events are told here too."""
 
 from __future__ import annotations
 
-from app.rules.base import JSON
+from app.rules.base import JSON, side_audience
 from app.rules.team_battle.orders import ORDERS, named_slots, shown_type
 from app.rules.team_battle.state import other, scouted_slots, spy_active
+from app.rules.team_battle.turn import Turn
 
 LIVE_STATUSES = ("pending", "resolved", "nullified")
 
@@ -60,3 +61,27 @@ def visible_intel(state: JSON, side: str) -> list[JSON]:
         entry["source"] = source
         found.append(entry)
     return found
+
+
+def emit_intel(turn: Turn, order: JSON, watcher: str, source: str | None) -> None:
+    """Tell ``watcher`` what it now sees of the opponent's ``order`` (or that it is gone)."""
+    visible = source is not None and order["status"] != "withdrawn"
+    turn.emit(
+        "intel",
+        {
+            "source": source,
+            "order_id": order["id"],
+            "side": order["side"],
+            "status": order["status"] if visible else "gone",
+            "order": shown_order(order, truthful=False) if visible else None,
+        },
+        (side_audience(watcher),),
+    )
+
+
+def tell_watcher(turn: Turn, order: JSON, was_visible: bool) -> None:
+    """TB-35 / TB-52: tell a scouting or spying opponent about the change at once."""
+    watcher = other(order["side"])
+    source = intel_source(turn.state, order, watcher)
+    if source is not None or was_visible:
+        emit_intel(turn, order, watcher, source)

@@ -111,7 +111,7 @@ def _dispatched(slots: list[int], orders: list[JSON]) -> list[int]:
 
 
 def rules_of(settings: JSON) -> ResolutionRules:
-    from app.rules.team_battle.engine import resolution_rules
+    from app.rules.team_battle.rounds import resolution_rules
 
     return resolution_rules(settings)
 

@@ -79,11 +79,6 @@ def spent_uses(state: JSON, side: str, orders: list[JSON]) -> int:
     return spent
 
 
-def inspired(state: JSON, side: str) -> bool:
-    """TB-31: Inspire lifts the morale gates for this round's battle-phase orders."""
-    return bool(state["sides"][side]["inspired_round"] == state["round"])
-
-
 def spy_active(state: JSON, side: str) -> bool:
     """TB-52: a Spy that stood last round shows this round's opposing hidden orders."""
     return bool(state["sides"][side]["spy_round"] == state["round"])
@@ -104,4 +99,13 @@ def blood_battle_slots(state: JSON, side: str) -> list[int]:
         order["body"]["slot"]
         for order in round_orders(state, side, "command", ("pending", "resolved"))
         if order["type"] == "blood_battle"
+    ]
+
+
+def announced(state: JSON, side: str, shown: str) -> list[JSON]:
+    """Announced, not seen-through orders of ``side`` this round by their public face."""
+    return [
+        o
+        for o in round_orders(state, side, None, ("resolved",))
+        if o.get("announced") and o.get("shown_type") == shown
     ]

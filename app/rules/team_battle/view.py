@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from app.rules.base import JSON, Viewer
 from app.rules.team_battle.intel import shown_order, visible_intel
+from app.rules.team_battle.orders.inspire import inspired
 from app.rules.team_battle.state import (
     SIDES,
     blood_battle_slots,
-    inspired,
     morale_number,
     order_uses,
     round_orders,

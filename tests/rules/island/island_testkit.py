@@ -12,6 +12,7 @@ from app.rules.base import (
     Actor,
     Outcome,
     Player,
+    RuleViolation,
     Step,
     Viewer,
     step_rng,
@@ -58,6 +59,8 @@ class Game:
         self.seq += 1
         st = Step(id=f"s{self.seq}", kind=kind, actor=actor, payload=payload)
         out = RULESET.apply(self.state, st, step_rng(self.seed, st.id), now)
+        undeclared = {e.kind for e in out.events} - RULESET.event_kinds
+        assert not undeclared, f"undeclared event kinds {sorted(undeclared)}"
         self.state = out.state
         self.outcomes.append(out)
         return out
@@ -68,6 +71,7 @@ class Game:
     def order(
         self, pid: str, body: dict[str, Any], now: datetime | None = None, oid: str | None = None
     ) -> Outcome:
+        well_formed(body)
         self.seq_order = getattr(self, "seq_order", 0) + 1
         return self.step(
             "order",
@@ -84,6 +88,7 @@ class Game:
     def revise(
         self, pid: str, oid: str, body: dict[str, Any], now: datetime | None = None
     ) -> Outcome:
+        well_formed(body)
         return self.step(
             "revise",
             Actor(role="player", player_id=pid),
@@ -110,6 +115,23 @@ class Game:
 
     def view(self, pid: str) -> dict[str, Any]:
         return RULESET.view(self.state, Viewer(role="player", player_id=pid))
+
+
+def well_formed(body: dict[str, Any]) -> None:
+    """What the shell does before an order reaches the rules (``app/services/bodies.py``):
+    a body the order model refuses is a 422 and no step; a field whose value breaks a rule
+    (a diagonal move) raises that rule's RuleViolation."""
+    problems = RULESET.order_model.problems(body)
+    if problems:
+        fields = ", ".join(where or "(body)" for where, _ in problems)
+        raise RuleViolation(
+            "invalid_order",
+            None,
+            f"指令格式有误：{fields}。",
+            f"Malformed order: {fields}.",
+            status=422,
+            extra={"errors": [f"{where}: {e['msg']}" for where, e in problems]},
+        )
 
 
 def _next(iso: str) -> date:

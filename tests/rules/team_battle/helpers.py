@@ -57,6 +57,7 @@ class Game:
         self.state = json.loads(json.dumps(outcome.state, sort_keys=True))
         for event in outcome.events:
             json.dumps(event.data)
+            assert event.kind in RULESET.event_kinds, f"undeclared event kind {event.kind!r}"
         self.events.extend(outcome.events)
         self.outcomes.append(outcome)
         return outcome

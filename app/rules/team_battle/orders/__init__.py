@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from app.rules.team_battle.words.names import NAMES
+
 OrderType = Literal[
     "deploy",
     "dispatch",
@@ -46,7 +48,6 @@ Phase = Literal["deployment", "command", "battle", "response"]
 @dataclass(frozen=True, slots=True)
 class OrderDef:
     type: str
-    name_zh: str
     phase: Phase
     rule: str
     target: TargetKind
@@ -57,29 +58,35 @@ class OrderDef:
     cooldown: bool = False  # TB-14: not if used last round
     shown_as: str | None = None  # how the opponent and the public see it until the end
 
+    @property
+    def name_zh(self) -> str:
+        """The order's Chinese name, as the game's catalogue writes it."""
+        return NAMES[f"order.{self.type}"][0]
+
+    @property
+    def name_en(self) -> str:
+        return NAMES[f"order.{self.type}"][1]
+
 
 _DEFS = (
-    OrderDef("deploy", "部署", "deployment", "TB-10", "troops", cost=0),
+    OrderDef("deploy", "deployment", "TB-10", "troops", cost=0),
     # Command phase (统御阶段): no morale gate.
-    OrderDef("dispatch", "调度", "command", "TB-30", "moves", public=True),
-    OrderDef("inspire", "激励", "command", "TB-31", "none", public=True, once_per_game=True),
-    OrderDef("counter", "反击", "command", "TB-32", "own_slot"),
-    OrderDef("rest", "休整", "command", "TB-33", "none", cooldown=True),
-    OrderDef("blood_battle", "血战", "command", "TB-34", "own_slot", cost=2),
-    OrderDef("scout", "侦察", "command", "TB-35", "enemy_slot"),
+    OrderDef("dispatch", "command", "TB-30", "moves", public=True),
+    OrderDef("inspire", "command", "TB-31", "none", public=True, once_per_game=True),
+    OrderDef("counter", "command", "TB-32", "own_slot"),
+    OrderDef("rest", "command", "TB-33", "none", cooldown=True),
+    OrderDef("blood_battle", "command", "TB-34", "own_slot", cost=2),
+    OrderDef("scout", "command", "TB-35", "enemy_slot"),
     # Battle phase (战斗阶段), tier 1.
-    OrderDef("gather", "聚集", "battle", "TB-40", "gather", public=True, tier=1),
-    OrderDef("retreat", "撤退", "battle", "TB-42", "own_unit", public=True, tier=1),
-    OrderDef("hold", "死守", "battle", "TB-43", "own_unit", tier=1),
-    OrderDef("battle_rest", "战斗休整", "battle", "TB-44", "none", tier=1, cooldown=True),
+    OrderDef("gather", "battle", "TB-40", "gather", public=True, tier=1),
+    OrderDef("retreat", "battle", "TB-42", "own_unit", public=True, tier=1),
+    OrderDef("hold", "battle", "TB-43", "own_unit", tier=1),
+    OrderDef("battle_rest", "battle", "TB-44", "none", tier=1, cooldown=True),
     # Battle phase, tier 2. Pursuit is a response: it is given in the response window.
-    OrderDef("pursuit", "追杀", "response", "TB-45", "own_unit", public=True, tier=2),
-    OrderDef(
-        "feint", "疑兵", "battle", "TB-46", "own_slot", public=True, tier=2, shown_as="gather"
-    ),
+    OrderDef("pursuit", "response", "TB-45", "own_unit", public=True, tier=2),
+    OrderDef("feint", "battle", "TB-46", "own_slot", public=True, tier=2, shown_as="gather"),
     OrderDef(
         "surprise",
-        "奇兵",
         "battle",
         "TB-47",
         "gather",
@@ -90,7 +97,6 @@ _DEFS = (
     ),
     OrderDef(
         "feigned_defeat",
-        "诈败",
         "battle",
         "TB-48",
         "own_unit",
@@ -99,11 +105,11 @@ _DEFS = (
         cost=2,
         shown_as="retreat",
     ),
-    OrderDef("first_strike", "先攻", "battle", "TB-49", "own_unit", public=True, tier=2),
-    OrderDef("encircle", "围歼", "battle", "TB-50", "own_unit", public=True, tier=2, cost=2),
-    OrderDef("stand_firm", "坚守", "battle", "TB-51", "own_unit", tier=2, cooldown=True),
-    OrderDef("spy", "间谍", "battle", "TB-52", "none", tier=2),
-    OrderDef("see_through", "识破", "battle", "TB-52a", "order_type", tier=2),
+    OrderDef("first_strike", "battle", "TB-49", "own_unit", public=True, tier=2),
+    OrderDef("encircle", "battle", "TB-50", "own_unit", public=True, tier=2, cost=2),
+    OrderDef("stand_firm", "battle", "TB-51", "own_unit", tier=2, cooldown=True),
+    OrderDef("spy", "battle", "TB-52", "none", tier=2),
+    OrderDef("see_through", "battle", "TB-52a", "order_type", tier=2),
 )
 
 ORDERS: dict[str, OrderDef] = {d.type: d for d in _DEFS}
