@@ -39,6 +39,18 @@ from app.api.publishing import (
     Reminders,
 )
 from app.api.schemas import AddPlayer
+from app.api.security import (
+    CSRF_FIELD,
+    check_csrf,
+    clear_director_cookie,
+    csrf_token,
+    director_token_from_cookie,
+    ensure_csrf_cookie,
+    page_headers,
+    session_token_from_cookie,
+    set_director_cookie,
+    set_session_cookie,
+)
 from app.bridge import service as bridge_service
 from app.errors import AppError
 from app.models import EventRow, Game
@@ -70,18 +82,6 @@ from app.web.messages import (
     number_text,
     pick,
     translator,
-)
-from app.web.security import (
-    CSRF_FIELD,
-    check_csrf,
-    clear_director_cookie,
-    csrf_token,
-    director_token_from_cookie,
-    ensure_csrf_cookie,
-    page_headers,
-    session_token_from_cookie,
-    set_director_cookie,
-    set_session_cookie,
 )
 
 HERE = Path(__file__).resolve().parent

@@ -10,11 +10,11 @@ import re
 import pytest
 from httpx import AsyncClient, Response
 
+from app.api.security import session_cookie_name
 from app.clock import FakeClock
 from app.web import routes, views
 from app.web.flash import FLASH_COOKIE
 from app.web.messages import LANG_COOKIE
-from app.web.security import session_cookie_name
 from tests.service.helpers import TB_SETTINGS, Game, create_game, ok, problem, team_battle, tick
 from tests.service.island_helpers import example_text, island_game, local, quiet_overrides
 from tests.service.test_web_sessions import invite
