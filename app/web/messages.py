@@ -12,6 +12,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.errors import prefers_english
+from app.kit.pages import DEFAULT_PAGES, Pages, number, number_text, readable
+from app.kit.pages import order_name as kit_order_name
+from app.kit.words import Words
+from app.kit.words import pick as kit_pick
+from app.rules.registry import all_rulesets, get_presentation
+
+__all__ = ["number_text"]
 
 LANGS = ("zh", "en")
 LANG_COOKIE = "fp_lang"
@@ -25,8 +32,6 @@ UI: dict[str, tuple[str, str]] = {
     "games": ("公开的游戏", "Public games"),
     "no_games": ("还没有游戏。", "No games yet."),
     "new_game": ("创建游戏（导演）", "Create a game (director)"),
-    "ruleset_team_battle": ("团战", "Team Battle"),
-    "ruleset_island": ("另一面", "The Other Side"),
     "status_setup": ("准备中", "Setting up"),
     "status_running": ("进行中", "Running"),
     "status_paused": ("已暂停", "Paused"),
@@ -43,22 +48,10 @@ UI: dict[str, tuple[str, str]] = {
     "paused_clock": ("时钟已暂停，剩余 {left}", "Clock paused, {left} left"),
     "timezone": ("时区 {tz}", "time zone {tz}"),
     # phases
-    "phase_setup": ("准备阶段", "Setup"),
-    "phase_deployment": ("部署阶段", "Deployment"),
-    "phase_command": ("统御阶段", "Command phase"),
-    "phase_battle": ("战斗阶段", "Battle phase"),
-    "phase_response": ("响应阶段", "Response window"),
-    "phase_finished": ("游戏结束", "Game over"),
-    "phase_day": ("白天", "Day"),
-    "pk_window": ("PK 时段", "PK window"),
-    "deep_night": ("深夜", "Deep night"),
     "round_n": ("第 {n} 回合", "Round {n}"),
     "day_n": ("第 {n} 天", "Day {n}"),
     # team battle board
-    "side_A": ("甲方", "Side A"),
-    "side_B": ("乙方", "Side B"),
-    "you_play": ("你是 {name}（{side}）", "You are {name} ({side})"),
-    "you_play_island": ("你是 {name}", "You are {name}"),
+    "you_play_plain": ("你是 {name}", "You are {name}"),
     "slot_n": ("第{n}格", "Slot {n}"),
     "hidden": ("未公开", "hidden"),
     "deployed_hidden": ("已部署（未公开）", "deployed (hidden)"),
@@ -78,8 +71,7 @@ UI: dict[str, tuple[str, str]] = {
     "none": ("无", "none"),
     # orders
     "orders": ("指令", "Orders"),
-    "your_orders": ("你方本回合的指令", "Your orders this round"),
-    "your_orders_island": ("你的待结算指令", "Your standing orders"),
+    "your_orders_plain": ("你的待结算指令", "Your standing orders"),
     "no_orders": ("还没有指令。", "No orders yet."),
     "give_order": ("下达指令", "Give an order"),
     "submit": ("提交", "Submit"),
@@ -120,14 +112,7 @@ UI: dict[str, tuple[str, str]] = {
     "choose": ("请选择", "Choose"),
     "optional": ("可选", "optional"),
     "text_order": ("用文字写指令", "Write your order in words"),
-    "text_order_hint_team_battle": (
-        "例如：部署 4 7 8 6 5；反击2；调度 3→2 4人",
-        "e.g. deploy 4 7 8 6 5",
-    ),
-    "text_order_hint_island": (
-        "例如：右移；提防张三；左移并暗杀张三",
-        "e.g. move right; guard Zhang San",
-    ),
+    "text_order_hint_plain": ("一行写一条指令", "One order per line"),
     "parse": ("解析", "Read it"),
     # odds
     "odds": ("胜算预估", "What may happen this round"),
@@ -152,7 +137,7 @@ UI: dict[str, tuple[str, str]] = {
     "odds_expected": ("士气期望 {a} : {b}", "Expected morale {a} : {b}"),
     "odds_assumed": ("计入的指令", "Orders taken into account"),
     "odds_with_draft": ("含正在填写的指令", "including the order being drafted"),
-    # island
+    # a map, a player's numbers
     "map": ("地图", "Map"),
     "you": ("你", "you"),
     "unknown_cell": ("视野外", "out of sight"),
@@ -196,18 +181,6 @@ UI: dict[str, tuple[str, str]] = {
     "unequip": ("卸下武器", "unequip"),
     "target_moved_note": ("目标已移动，可修改或撤销", "target moved: you may change or cancel"),
     "result": ("结果", "Result"),
-    # island order names
-    "island_move": ("移动", "Move"),
-    "island_explore": ("探索", "Explore"),
-    "island_flee": ("逃跑", "Flee"),
-    "island_eat": ("进食", "Eat"),
-    "island_hunt": ("打猎", "Hunt"),
-    "island_pk": ("发起PK", "PK"),
-    "island_pk_join": ("加入PK", "Join a PK"),
-    "island_assassinate": ("暗杀", "Assassinate"),
-    "island_guard": ("提防", "Guard"),
-    "island_give": ("给予", "Give"),
-    "island_equip": ("装备", "Equip"),
     # --- feed, boards and order forms (issue 16) ---
     "private_to": ("致 {names}：", "To {names}: "),
     "moves": ("调动", "Moves"),
@@ -242,7 +215,6 @@ UI: dict[str, tuple[str, str]] = {
     "back": ("返回", "Back"),
     "not_found": ("找不到该页面或游戏。", "No such page or game."),
     # --- player pages (issue 16) ---
-    "header_phase_day": ("白天", "Daytime"),
     "not_started": (
         "游戏还没有开始。导演开始游戏后，这里会显示你的状态和可以下达的指令。",
         "The game has not started yet. Once the director starts it, your standing and "
@@ -300,15 +272,6 @@ UI: dict[str, tuple[str, str]] = {
     "title": ("标题", "Title"),
     "timezone_field": ("时区", "Time zone"),
     "scenario": ("剧本文件（JSON 或 YAML）", "Scenario file (JSON or YAML)"),
-    "scenario_hint": (
-        "另一面需要地图等剧本设置；下方填写的设置会覆盖剧本中的同名项。",
-        "The island needs a scenario (map and more); settings below override it field by field.",
-    ),
-    "use_example": ("不上传则使用示例岛", "Without a file, the example island is used"),
-    "example_island_size": (
-        "示例岛：{w}×{h} 格，可容纳 {min}–{max} 名玩家。",
-        "The example island: {w}×{h} cells, for {min} to {max} players.",
-    ),
     "scenario_roster_hint": (
         "开始时人数须在剧本可容纳的范围内（IS-4）；剧本为缺席玩家预留的起始位置不使用，"
         "未列出起始位置的玩家由种子随机分到空格。",
@@ -1237,16 +1200,33 @@ def choose_language(cookie: str | None, accept_language: str | None) -> str:
     return "en" if prefers_english(accept_language) else "zh"
 
 
-def translator(lang: str) -> Translate:
+def translator(lang: str, words: Words | None = None) -> Translate:
+    """The page's words: the shell's generic catalogue, then the game's (``words``)."""
     index = 1 if lang == "en" else 0
 
     def t(key: str, **fields: Any) -> str:
         pair = UI.get(key)
+        if pair is None and words is not None:
+            pair = words.get(key)
         if pair is None:
             return key
         return pair[index].format(**fields) if fields else pair[index]
 
     return t
+
+
+def game_words(ruleset: str) -> Words:
+    """The game's one catalogue (empty for an unknown game)."""
+    return get_presentation(ruleset).words
+
+
+def game_pages(ruleset: str) -> Pages:
+    """The game's page parts; the kit's plain defaults when it has none."""
+    return get_presentation(ruleset).pages or DEFAULT_PAGES
+
+
+def game_translator(lang: str, ruleset: str) -> Translate:
+    return translator(lang, game_words(ruleset))
 
 
 def pick(lang: str, zh: str | None, en: str | None) -> str:
@@ -1255,21 +1235,30 @@ def pick(lang: str, zh: str | None, en: str | None) -> str:
 
 
 def order_name(ruleset: str, order_type: str, lang: str) -> str:
-    if ruleset == "team_battle":
-        from app.rules.team_battle.orders import ORDERS
-
-        definition = ORDERS.get(order_type)
-        if definition is None:
-            return order_type
-        en = order_type.replace("_", " ").capitalize()
-        return en if lang == "en" else definition.name_zh
-    return translator(lang)(f"island_{order_type}")
+    return kit_order_name(game_words(ruleset), order_type, lang)
 
 
-def side_name(side: str | None, lang: str) -> str:
-    if side in ("A", "B"):
-        return translator(lang)(f"side_{side}")
-    return side or ""
+def phase_name(ruleset: str, phase: str, lang: str) -> str:
+    """A phase's name: the game's ``phase.<phase>`` word, else the phase made readable.
+    Without a game (a timer's report that does not say whose), the first game that names
+    the phase."""
+    key = f"phase.{phase}"
+    if ruleset:
+        return kit_pick(game_words(ruleset), key, lang) or readable(phase, lang)
+    for name in all_rulesets():
+        said = kit_pick(game_words(name), key, lang)
+        if said:
+            return said
+    return readable(phase, lang)
+
+
+def game_title(ruleset: str, lang: str) -> str:
+    """A game type's name ("团战"): its ``page.title`` word, else its name made readable."""
+    return kit_pick(game_words(ruleset), "page.title", lang) or readable(ruleset, lang)
+
+
+def side_name(side: str | None, lang: str, ruleset: str) -> str:
+    return game_pages(ruleset).side_name(side, game_translator(lang, ruleset))
 
 
 # --- event lines ------------------------------------------------------------------------
@@ -1399,7 +1388,6 @@ _EVENTS: dict[str, tuple[str, str]] = {
     ),
     # island
     "placed": ("{name} 出现在 {at}。", "{name} starts at {at}."),
-    "island_started": ("游戏开始，第 {day} 天。", "The game has started: day {day}."),
     "moved": (
         "{name} 从 {from_} 移动到 {to}{hidden}。",
         "{name} moved from {from_} to {to}{hidden}.",
@@ -1439,14 +1427,6 @@ _EVENTS: dict[str, tuple[str, str]] = {
     ),
     "gave": ("{giver} 把{item} ×{count} 给了 {to}。", "{giver} gave {item} × {count} to {to}."),
     "order_posted": ("已提交{order}（目标 {target}）。", "{order} submitted (target {target})."),
-    "island_order_withdrawn": (
-        "撤回了指令：{order}{detail}。",
-        "Order withdrawn: {order}{detail}.",
-    ),
-    "island_order_revised": (
-        "已修改暗杀（目标 {target}）。",
-        "Assassination changed (target {target}).",
-    ),
     "target_moved": (
         "你的暗杀目标在结算前移动了，你可以更改或撤销。",
         "Your target moved before 24:00: you may change or cancel.",
@@ -1478,7 +1458,6 @@ _EVENTS: dict[str, tuple[str, str]] = {
         "第 {day} 天导演报告：{parts}。",
         "Director's report for day {day}: {parts}.",
     ),
-    "island_over": ("游戏结束。幸存者：{survivors}。", "Game over. Survivors: {survivors}."),
 }
 
 CAUSES: dict[str, tuple[str, str]] = {
@@ -1543,20 +1522,6 @@ class _Formatter(string.Formatter):
         return super().get_value(key, args, kwargs)
 
 
-def _number(value: Any) -> Any:
-    """15.0 reads as 15; 12.5 stays (one decimal at most: 4.333… reads 4.3)."""
-    if isinstance(value, float):
-        if value.is_integer():
-            return int(value)
-        return round(value, 1)
-    return value
-
-
-def number_text(value: Any) -> str:
-    """A number as the pages print it: 15 (not 15.0), 12.5, 4.3 (one decimal at most)."""
-    return str(_number(value))
-
-
 def _cell(value: Any) -> str:
     if isinstance(value, list | tuple) and len(value) == 2:
         return f"({value[0]},{value[1]})"
@@ -1566,8 +1531,8 @@ def _cell(value: Any) -> str:
 def _join(values: Any, lang: str) -> str:
     """A list as a reader writes one: "4、7、8" in Chinese, "4, 7, 8" in English."""
     if not isinstance(values, list | tuple):
-        return "?" if values is None else str(_number(values))
-    return ("、" if lang != "en" else ", ").join(str(_number(v)) for v in values)
+        return "?" if values is None else str(number(values))
+    return ("、" if lang != "en" else ", ").join(str(number(v)) for v in values)
 
 
 def _moves(moves: Any, lang: str) -> str:
@@ -1595,9 +1560,11 @@ def describe_event(
 ) -> str:
     """One line a reader understands for an event; the data's own text where it has one.
 
-    ``settings`` are the game's (the island's scenario names its items, beasts and
-    terrains); without them an id reads as itself."""
-    t = translator(lang)
+    ``settings`` are the game's (a scenario may name its items, beasts and
+    terrains); without them an id reads as itself. A game's own ``event.<kind>`` line in
+    its catalogue comes before the shell's."""
+    words = game_words(ruleset)
+    t = translator(lang, words)
     en = lang == "en"
     world: Mapping[str, Any] = settings or {}
     sep = ", " if en else "、"
@@ -1609,13 +1576,13 @@ def describe_event(
         return sep.join(name(p) for p in values or []) or t("none")
 
     def phase(value: Any) -> str:
-        return t(f"phase_{value}") if isinstance(value, str) else ""
+        return phase_name(ruleset, value, lang) if isinstance(value, str) else ""
 
     def order(value: Any) -> str:
         return order_name(ruleset, str(value), lang) if value else ""
 
     def side(value: Any) -> str:
-        return side_name(str(value), lang) if value else ""
+        return side_name(str(value), lang, ruleset) if value else ""
 
     def item(value: Any) -> str:
         if value == "food":
@@ -1650,7 +1617,7 @@ def describe_event(
         return ""
 
     fields: dict[str, Any] = {
-        k: _number(v)
+        k: number(v)
         for k, v in data.items()
         if isinstance(k, str) and not isinstance(v, dict | list) and v is not None
     }
@@ -1662,12 +1629,9 @@ def describe_event(
     if "type" in data:
         fields["order"] = order(data["type"])
     key = kind
-    if kind == "game_started" and ruleset == "island":
-        key = "island_started"
-    elif kind == "game_over" and ruleset == "island":
-        key = "island_over"
-        fields["survivors"] = who(data.get("survivors"))
-    elif kind == "game_over":
+    if kind == "game_over":
+        if "survivors" in data:
+            fields["survivors"] = who(data.get("survivors"))
         winner = data.get("winner")
         fields["result"] = t("draw") if winner == "draw" else t("winner_is", side=side(winner))
     elif kind == "deployment_revealed":
@@ -1688,9 +1652,7 @@ def describe_event(
         fields["before"] = _join(data.get("before"), lang)
         fields["after"] = _join(data.get("after"), lang)
         fields["moves"] = _moves(data.get("moves"), lang) or t("none")
-    elif (
-        kind in ("order_submitted", "order_revised", "order_withdrawn") and ruleset == "team_battle"
-    ):
+    elif kind in ("order_submitted", "order_revised", "order_withdrawn"):
         body = data.get("body")
         if isinstance(body, Mapping) and isinstance(body.get("moves"), list):
             moved = _moves(body["moves"], lang)
@@ -1703,14 +1665,11 @@ def describe_event(
             )
         else:
             fields["detail"] = slot_of(body)
-    elif kind == "order_revised":  # the island: an assassination whose target moved
-        key = "island_order_revised"
-        fields["target"] = name(data.get("target"))
-    elif kind == "order_withdrawn":
-        key = "island_order_withdrawn"
+        if kind == "order_revised":
+            fields["target"] = name(data.get("target"))
         refund = data.get("refund")
         if refund:
-            fields["detail"] = f"（返还体力 {refund}）" if not en else f" ({refund} stamina back)"
+            fields["detail"] = kit_pick(words, f"event.{kind}.refund", lang, refund=refund) or ""
     elif kind == "order_voided":
         fields["why"] = pick(lang, data.get("message_zh"), data.get("message_en"))
     elif kind == "orders_nullified":
@@ -1719,7 +1678,7 @@ def describe_event(
         fields["order"] = order(data.get("order_type"))
     elif kind == "round_resolved":
         morale = data.get("morale", {})
-        fields["mA"], fields["mB"] = _number(morale.get("A")), _number(morale.get("B"))
+        fields["mA"], fields["mB"] = number(morale.get("A")), number(morale.get("B"))
     elif kind == "intel":
         face: Mapping[str, Any] = data.get("order") or {}
         fields["order"] = order(face.get("type")) if face else ""
@@ -1801,7 +1760,7 @@ def describe_event(
         fields["giver"], fields["to"] = name(data.get("from")), name(data.get("to"))
         fields["item"] = item(data.get("item"))
     elif kind == "order_posted":
-        fields["order"] = order_name("island", str(data.get("type")), lang)
+        fields["order"] = order_name(ruleset, str(data.get("type")), lang)
         fields["target"] = name(data.get("target"))
     elif kind in ("target_moved", "held_move_done") and (data.get("zh") or data.get("en")):
         return pick(lang, data.get("zh"), data.get("en"))  # the engine's own words
@@ -1833,9 +1792,9 @@ def describe_event(
         fields["alive"] = sep.join(a.get("name", "?") for a in data.get("alive", [])) or t("none")
     elif kind == "director_report":
         fields["parts"] = _director_report(data, lang, names, world)
-    pair = _EVENTS.get(key)
+    pair = words.get(f"event.{key}") or _EVENTS.get(key)
     if pair is None:
-        return kind
+        return readable(kind, lang)  # an event without words: never its raw kind
     try:
         return _say(pair, lang, **fields).strip()
     except (IndexError, ValueError):
@@ -1876,7 +1835,7 @@ def _tool_detail(
     if args.get("item"):
         parts.append(f"{item(args['item'])} ×{args.get('count', 1)}")
     if isinstance(args.get("delta"), int | float):
-        parts.append(f"{_number(args['delta']):+}")
+        parts.append(f"{number(args['delta']):+}")
     if args.get("cause"):
         cause = str(args["cause"])
         parts.append(pick(lang, *CAUSES.get(cause, CAUSES["director"])))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import functools
 import hashlib
 import html
 import random
@@ -22,7 +21,14 @@ from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    TemplateNotFound,
+    select_autoescape,
+)
 from markupsafe import Markup, escape
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import select
@@ -59,8 +65,7 @@ from app.publish.channels import ADAPTERS
 from app.publish.models import PostRow
 from app.publish.outbox import SERVICE_TIMER_KINDS
 from app.rules.base import player_audience
-from app.rules.registry import all_rulesets, get_ruleset
-from app.rules.team_battle.odds import preview
+from app.rules.registry import all_rulesets, default_ruleset, get_ruleset
 from app.services import director as director_service
 from app.services import games as games_service
 from app.services import orders as orders_service
@@ -79,20 +84,38 @@ from app.web.messages import (
     UI,
     choose_language,
     describe_event,
-    number_text,
+    game_pages,
+    game_title,
+    game_translator,
+    game_words,
     pick,
+    side_name,
     translator,
 )
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
-EXAMPLE_SCENARIO = HERE.parent.parent / "scenarios" / "island-example.yaml"
 ODDS_ROUNDS = 10_000
 M = TypeVar("M", bound=BaseModel)
 
 router = APIRouter(include_in_schema=False)
+
+
+class GameTemplates(BaseLoader):
+    """A game's page partials, as "<game>/<name>.html", from its ``Pages.templates``."""
+
+    def get_source(
+        self, environment: Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        game, _, name = template.partition("/")
+        folder = game_pages(game).templates if game and name else None
+        if folder is None:
+            raise TemplateNotFound(template)
+        return FileSystemLoader(folder).get_source(environment, name)
+
+
 templates = Environment(
-    loader=FileSystemLoader(HERE / "templates"),
+    loader=ChoiceLoader([FileSystemLoader(HERE / "templates"), GameTemplates()]),
     autoescape=select_autoescape(["html"]),
     trim_blocks=True,
     lstrip_blocks=True,
@@ -119,8 +142,9 @@ def render(
     request: Request, template: str, context: dict[str, Any], status: int = 200
 ) -> HTMLResponse:
     lang = language(request)
+    ruleset = context.get("ruleset")
     html = templates.get_template(template).render(
-        t=translator(lang),
+        t=translator(lang, game_words(str(ruleset)) if ruleset else None),
         lang=lang,
         html_lang="en" if lang == "en" else "zh-CN",
         colon=": " if lang == "en" else "：",  # between a label and its value
@@ -230,7 +254,7 @@ async def index(request: Request) -> Response:
     rows = [
         {
             **g,
-            "ruleset_label": t(f"ruleset_{g['ruleset']}"),
+            "ruleset_label": game_title(g["ruleset"], lang),
             "status_label": t(f"status_{g['status']}"),
             "created": views.local_time(g["created_at"], g["timezone"]),
         }
@@ -250,25 +274,16 @@ async def set_language(request: Request, code: str, next: str = "/") -> Response
 
 def _game_context(page: dict[str, Any], lang: str) -> dict[str, Any]:
     ruleset = page["summary"]["ruleset"]
+    view = page["view"]
+    in_play = view.get("phase") != "setup" and page["summary"]["status"] != "setup"
+    t = game_translator(lang, ruleset)
     context: dict[str, Any] = {
         "game": views.header(page, lang),
         "feed": views.feed(page, lang),
         "ruleset": ruleset,
+        "in_play": in_play,
+        "parts": game_pages(ruleset).spectator_parts(page, t, lang) if in_play else [],
     }
-    view = page["view"]
-    if view.get("phase") != "setup" and page["summary"]["status"] != "setup":
-        if ruleset == "team_battle":
-            me = view.get("you", {}).get("side")
-            context["board"] = views.tb_board(view, me, lang)
-        else:
-            # The public knows no cell of the island (IS-55): no map for spectators.
-            if view.get("visible_cells") is not None or view.get("all_players"):
-                context["map"] = views.island_map(view, page["settings"], lang)
-            context["island"] = {
-                "alive": view.get("players", []),
-                "dead": view.get("dead", []),
-                "announcements": view.get("announcements", []),
-            }
     return context
 
 
@@ -434,13 +449,13 @@ async def _player_view(request: Request, game_id: str) -> Response:
     ruleset = summary["ruleset"]
     you = view.get("you") or {}
     started = summary["status"] != "setup"
-    t = translator(lang)
-    line = (
-        t("you_play", name=_NAME, side=views.side_name(you.get("side"), lang))
-        if ruleset == "team_battle" and you.get("side")
-        else t("you_play_island", name=_NAME)
-    )
+    pages = game_pages(ruleset)
+    t = game_translator(lang, ruleset)
+    line = pages.you_play(you, t, _NAME)
     context["you"] = untranslated(line, _NAME, str(you.get("name") or ""))
+    context["orders_title"] = pages.own_orders_title(t)
+    context["text_order_hint"] = pages.text_order_hint(t)
+    context["dead"] = started and not pages.alive(view)
     context["started"] = started
     if not started:
         context["roster"] = list(page["names"].values())
@@ -452,21 +467,13 @@ async def _player_view(request: Request, game_id: str) -> Response:
             ruleset, _order_schema(ruleset), page["available"], page, lang
         )
         context["revise_fields"] = {f["type"]: f["fields"] for f in context["forms"] if f["fields"]}
-        if ruleset == "team_battle":
-            context["orders"] = views.tb_orders(view, you.get("side"), lang)
-            context["odds"] = view.get("phase") in ("command", "battle", "response")
-            sides = view.get("sides") or {}
-            context["ready"] = (sides.get(you.get("side")) or {}).get("ready")
-        else:
-            context["orders"] = views.island_orders(view, page["names"], lang)
-            context["stats"] = views.island_stats(view, page["settings"], lang)
+        context["orders"] = pages.own_orders(page, t, lang)
+        context["odds"] = pages.has_odds(view)
+        context["ready"] = pages.ready(view)
+        if context["in_play"]:
+            context["parts"] = [*context["parts"], *pages.player_parts(page, t, lang)]
     context["forum_link"] = views.forum_link(page.get("forum_link"), lang)
-    context["can_ready"] = (
-        started
-        and ruleset == "team_battle"
-        and summary["status"] == "running"
-        and view.get("phase") not in ("finished", None)
-    )
+    context["can_ready"] = started and summary["status"] == "running" and pages.can_ready(view)
     # What the last form post left (post/redirect/get): shown once, and only while the game
     # is where it was when the post was answered.
     current = flash.get("moment") == page.get("moment") and summary["status"] != "finished"
@@ -571,23 +578,22 @@ async def _my_private_lines(
     return lines[:12]
 
 
-_NUMBERS = ("stamina", "power", "food", "hunger")  # what an island action may change at once
-
-
 def _my_numbers(game: Game, principal: Principal) -> dict[str, Any]:
-    """The player's own island numbers, as their view shows them (nothing for a battle)."""
-    if game.state is None or game.ruleset != "island":
+    """The player's own numbers an instant action may change, as their view shows them
+    (nothing for a game whose actions change none at once)."""
+    numbers = game_pages(game.ruleset).action_numbers
+    if game.state is None or not numbers:
         return {}
     seen = get_ruleset(game.ruleset).view(game.state, principal.viewer)
-    return {key: seen.get(key) for key in _NUMBERS if isinstance(seen.get(key), int)}
+    return {key: seen.get(key) for key in numbers if isinstance(seen.get(key), int)}
 
 
 def _changed(was: dict[str, Any], now: dict[str, Any], lang: str) -> list[str]:
     t = translator(lang)
     return [
         t("changed_to", label=t(key), old=was[key], new=now[key])
-        for key in _NUMBERS
-        if key in was and key in now and was[key] != now[key]
+        for key in was
+        if key in now and was[key] != now[key]
     ]
 
 
@@ -734,7 +740,8 @@ async def ready(request: Request, game_id: str) -> Response:
 
 @router.post("/play/{game_id}/odds", response_class=HTMLResponse)
 async def odds(request: Request, game_id: str) -> Response:
-    """The odds preview as an HTML fragment, for the order being drafted (Team Battle)."""
+    """The odds preview as an HTML fragment, for the order being drafted (a game that has
+    none answers that there are none)."""
     token = session_token_from_cookie(request, game_id)
     lang = language(request)
     try:
@@ -742,19 +749,17 @@ async def odds(request: Request, game_id: str) -> Response:
         page = await load(request, game_id, token, pages_service.player_page)
     except AppError as error:
         return error_page(request, error)
-    draft = _odds_draft(page["summary"]["ruleset"], form)
+    ruleset = page["summary"]["ruleset"]
+    draft = _odds_draft(ruleset, form)
     view = page["view"]
-    side = view.get("you", {}).get("side")
-    if page["summary"]["ruleset"] != "team_battle" or side is None:
-        return render(request, "_odds.html", {"odds": None})
     seed = hashlib.sha256(repr((game_id, view.get("round"), view.get("phase"), draft)).encode())
     replacing = str(form.get("replacing") or "") or None
-    result = preview(
-        view, side, draft, random.Random(seed.digest()), ODDS_ROUNDS, replacing=replacing
-    )
-    return render(
-        request, "_odds.html", {"odds": _odds_model(result, side, lang), "rounds": ODDS_ROUNDS}
-    )
+    t = game_translator(lang, ruleset)
+    rng = random.Random(seed.digest())
+    part = game_pages(ruleset).odds(view, draft, rng, ODDS_ROUNDS, replacing, t, lang)
+    if part is None:
+        return render(request, "_odds.html", {"ruleset": ruleset})
+    return render(request, part.template, {"part": part, "ruleset": ruleset})
 
 
 def _odds_draft(ruleset: str, form: FormData) -> list[dict[str, Any]]:
@@ -771,57 +776,6 @@ def _odds_draft(ruleset: str, form: FormData) -> list[dict[str, Any]]:
     if any(draft.get(name) in (None, [], "") for name in member.get("required", [])):
         return []
     return [draft]
-
-
-def _slot_note(slot: Any, lang: str) -> str:
-    if not isinstance(slot, int):
-        return ""
-    label = translator(lang)("slot_n", n=slot)
-    return f" ({label})" if lang == "en" else f"（{label}）"
-
-
-def _odds_model(result: dict[str, Any] | None, side: str, lang: str) -> dict[str, Any] | None:
-    if result is None:
-        return None
-    t = translator(lang)
-    enemy = "B" if side == "A" else "A"
-    bars = []
-    for s in (side, enemy):
-        dist = result["morale"][s]
-        bars.append(
-            {
-                "label": views.side_name(s, lang),
-                "now": number_text(result["now"][s]),
-                "max": number_text(result["max_morale"][s]),
-                "expected": number_text(result["expected_morale"][s]),
-                "values": [
-                    {"morale": number_text(d["morale"]), "percent": number_text(d["p"] * 100)}
-                    for d in dist
-                    if d["p"] >= 0.001
-                ],
-            }
-        )
-    outcomes = result["outcomes"]
-    return {
-        "exact": result["exact"],
-        "rounds": result["rounds"],
-        "ways": result.get("ways", result["rounds"]),
-        "bars": bars,
-        "outcomes": [
-            (t("odds_win", side=views.side_name(side, lang)), number_text(outcomes[side] * 100)),
-            (t("odds_win", side=views.side_name(enemy, lang)), number_text(outcomes[enemy] * 100)),
-            (t("draw"), number_text(outcomes["draw"] * 100)),
-            (t("odds_continue"), number_text(outcomes["continue"] * 100)),
-        ],
-        "assumed": [
-            views.order_name("team_battle", o["type"], lang) + _slot_note(o.get("slot"), lang)
-            for o in result["assumed"]["own"]
-        ],
-        "assumed_enemy": [
-            views.order_name("team_battle", o["type"], lang) + _slot_note(o.get("slot"), lang)
-            for o in result["assumed"]["enemy"]
-        ],
-    }
 
 
 # --- the director's console -------------------------------------------------------------------
@@ -863,7 +817,7 @@ NEW_GAME = "/director/new"
 
 
 @router.get("/director/new", response_class=HTMLResponse)
-async def new_game(request: Request, ruleset: str = "team_battle") -> Response:
+async def new_game(request: Request, ruleset: str = "") -> Response:
     flash = peek_flash(request) or {}
     typed = flash.get("form") if isinstance(flash.get("form"), dict) else {}
     if typed and typed.get("id") in all_rulesets():
@@ -879,17 +833,6 @@ async def new_game(request: Request, ruleset: str = "team_battle") -> Response:
     return response
 
 
-@functools.cache
-def _example_island() -> dict[str, int]:
-    """The example island's size and how many players it takes (IS-4), for the form."""
-    from app.rules.island.settings import IslandSettings, player_range
-
-    scenario = games_service.parse_scenario(EXAMPLE_SCENARIO.read_text(encoding="utf-8"))
-    island = IslandSettings.model_validate(scenario.get("settings", {}))
-    fewest, most = player_range(island)
-    return {"width": island.width, "height": island.height, "min": fewest, "max": most}
-
-
 def _new_game_page(
     request: Request,
     ruleset: str,
@@ -900,23 +843,26 @@ def _new_game_page(
 ) -> HTMLResponse:
     lang = language(request)
     if ruleset not in all_rulesets():
-        ruleset = "team_battle"
+        ruleset = default_ruleset()
     defaults = _settings_defaults(ruleset)
-    simple, complex_ = views.settings_fields(_settings_schema(ruleset), defaults, lang, typed or {})
-    if ruleset == "island":
-        complex_ = []  # the island's map and tables come from the scenario file
+    simple, complex_ = views.settings_fields(
+        _settings_schema(ruleset), defaults, lang, typed or {}, ruleset=ruleset
+    )
+    form = game_pages(ruleset).new_game(game_translator(lang, ruleset))
+    if not form.advanced_settings:
+        complex_ = []  # e.g. a map and tables that come from a scenario file
     return render(
         request,
         "director_new.html",
         {
             "ruleset": ruleset,
-            "rulesets": list(all_rulesets()),
+            "rulesets": [(r, game_title(r, lang)) for r in all_rulesets()],
+            "new_game": form,
             "simple": simple,
             "complex": complex_,
             "error": error,
             "notice": notice,
             "typed": typed or {},
-            "example": _example_island() if ruleset == "island" else None,
             "admin_required": bool(request.app.state.settings.admin_token),
         },
         status,
@@ -938,9 +884,9 @@ async def create_game(request: Request) -> Response:
         form = await posted(request)
     except AppError as error:
         return error_page(request, error)
-    ruleset = str(form.get("ruleset") or "team_battle")
+    ruleset = str(form.get("ruleset") or default_ruleset())
     if ruleset not in all_rulesets():
-        ruleset = "team_battle"
+        ruleset = default_ruleset()
     admin = request.app.state.settings.admin_token
     if admin and form.get("admin_token") != admin:
         return _refused_new(request, form, ruleset, _both(lambda t, _: t("login_hint")))
@@ -953,8 +899,8 @@ async def create_game(request: Request) -> Response:
         upload = form.get("scenario")
         if upload is not None and not isinstance(upload, str):
             scenario_text = (await upload.read()).decode("utf-8") or None
-        if ruleset == "island" and not scenario_text:
-            scenario_text = EXAMPLE_SCENARIO.read_text(encoding="utf-8")
+        if not scenario_text:
+            scenario_text = game_pages(ruleset).example_scenario()
     except (ValueError, UnicodeDecodeError) as problem:
         field = str(problem)
         label = SETTING_LABELS.get(field)
@@ -1047,13 +993,12 @@ async def _console(request: Request, game_id: str) -> Response:
         return error_page(request, failure)
     ruleset = page["summary"]["ruleset"]
     context = _game_context(page, lang)
-    t = translator(lang)
     access = page["access"]
     tz = page["summary"]["timezone"]
     context["roster"] = [
         {
             **p,
-            "side_label": views.side_name(p["side"], lang),
+            "side_label": side_name(p["side"], lang, ruleset),
             "sessions": access.get(p["id"], {}).get("sessions", 0),
             "invite_out": access.get(p["id"], {}).get("invite_out", False),
         }
@@ -1078,49 +1023,9 @@ async def _console(request: Request, game_id: str) -> Response:
             for fld in tool["fields"]:
                 if fld.name in typed.get("values", {}):
                     fld.value = typed["values"][fld.name]
-    view = page["view"]
-    if ruleset == "team_battle" and "board" in context:
-        context["all_orders"] = [
-            {
-                "side": views.side_name(o["side"], lang),
-                "round": o["round"],
-                "phase": t(f"phase_{o['phase']}"),
-                "name": views.order_name("team_battle", o["type"], lang),
-                "body": views._body_text({k: v for k, v in o["body"].items() if k != "type"}, lang),
-                "status": t(f"order_status_{o['status']}"),
-                "by": page["names"].get(str(o.get("player_id")), ""),
-            }
-            for o in reversed(view.get("orders", []))
-        ]
-    if ruleset == "island" and view.get("all_players"):
-        items = page["settings"].get("items", {})
-        context["players_table"] = [
-            {
-                "name": p["name"],
-                "at": "({},{})".format(*p["at"]) if p.get("at") else "",
-                "alive": p["alive"],
-                "stamina": f"{p['stamina']}/{p['max_stamina']}",
-                "power": p["effective_power"],
-                "hunger": p["hunger"],
-                "ill": p["ill"],
-                "food": p["food"],
-                "inventory": "、".join(
-                    f"{items.get(k, {}).get('name') or k}×{v}" for k, v in p["inventory"].items()
-                ),
-            }
-            for p in view["all_players"].values()
-        ]
-        context["stories"] = [q for q in view.get("story_queue", []) if q["status"] == "open"]
-        context["island_orders"] = [
-            {
-                "who": page["names"].get(o["player"], o["player"]),
-                "name": views.order_name("island", o["type"], lang),
-                "target": page["names"].get(str(o.get("target")), "") if o.get("target") else "",
-                "status": t(f"order_status_{o['status']}"),
-            }
-            for o in view.get("orders", {}).values()
-            if o["status"] in ("pending", "held")
-        ]
+    pages = game_pages(ruleset)
+    t = game_translator(lang, ruleset)
+    context["console_parts"] = pages.console_parts(page, t, lang) if context["in_play"] else []
     context["publishing"] = views.publishing_console(
         publishing, page["timers"], tz, page["now"], lang, CHANNEL_SCHEMAS
     )
@@ -1142,7 +1047,7 @@ async def _console(request: Request, game_id: str) -> Response:
     context.update(
         {
             "setup": page["summary"]["status"] == "setup",
-            "sides": ["A", "B"] if ruleset == "team_battle" else [],
+            "sides": [(s, pages.side_name(s, t)) for s in pages.sides],
             "shown": shown,
             "notice": _said(request, flash.get("notice")),
             "error": {"message": _said(request, error), "rule": error.get("rule")}

@@ -30,13 +30,16 @@ from app.web.messages import (
     TOOL_HELP,
     TOOL_NAMES,
     describe_event,
+    game_pages,
+    game_title,
+    game_translator,
     order_name,
+    phase_name,
     pick,
     side_name,
     translator,
 )
 
-SIDES = ("A", "B")
 FEED_SHOWN = 200
 
 
@@ -67,29 +70,25 @@ def duration(seconds: int | None) -> str:
 
 # --- the game's header ------------------------------------------------------------------
 def header(page: Mapping[str, Any], lang: str) -> JSON:
-    t = translator(lang)
     summary, view = page["summary"], page["view"]
+    ruleset = summary["ruleset"]
+    pages = game_pages(ruleset)
+    t = game_translator(lang, ruleset)
     tz = summary["timezone"]
     left = remaining(summary, page["now"])
-    ruleset = summary["ruleset"]
     phase = view.get("phase") or summary.get("phase")
-    bits = []
-    if ruleset == "team_battle" and view.get("round"):
-        bits.append(t("round_n", n=view["round"]))
-    if ruleset == "island" and view.get("day"):
-        bits.append(t("day_n", n=view["day"]))
-    window = _time_window(view, page["now"], tz) if summary["status"] == "running" else None
+    bits = pages.header_bits(view, t)
+    clock = page["now"].astimezone(ZoneInfo(tz)).strftime("%H:%M")
+    window = pages.time_window(view, clock) if summary["status"] == "running" else None
     if window:
         bits.append(t(window))
     elif phase and summary["status"] != "finished":
-        # The island's phase is the daytime ("Day 2 · Daytime", not "Day 2 · Day").
-        key = "header_phase_day" if phase == "day" else f"phase_{phase}"
-        bits.append(t(key) if f"phase_{phase}" in _PHASES else str(phase))
+        bits.append(pages.phase_label(str(phase), t) or phase_name(ruleset, str(phase), lang))
     winner = view.get("winner")
     return {
         "id": summary["id"],
         "title": summary["title"],
-        "ruleset": t(f"ruleset_{ruleset}"),
+        "ruleset": game_title(ruleset, lang),
         "status": summary["status"],
         "status_label": t(f"status_{summary['status']}"),
         "where": " · ".join(bits),
@@ -98,31 +97,14 @@ def header(page: Mapping[str, Any], lang: str) -> JSON:
         "remaining_text": duration(left),
         "paused": summary["status"] == "paused",
         "timezone": tz,
-        "winner": (t("draw") if winner == "draw" else t("winner_is", side=side_name(winner, lang)))
+        "winner": (
+            t("draw") if winner == "draw" else t("winner_is", side=side_name(winner, lang, ruleset))
+        )
         if winner
         else "",
         "seed": summary.get("seed"),
         "seed_commitment": summary["seed_commitment"],
     }
-
-
-def _time_window(view: Mapping[str, Any], now: datetime, tz: str) -> str | None:
-    """The island's evening windows (IS-3), from the times its public view announces."""
-    start, deep = view.get("pk_window_start"), view.get("deep_night_start")
-    if not isinstance(start, str) or not isinstance(deep, str):
-        return None
-    clock = now.astimezone(ZoneInfo(tz)).strftime("%H:%M")
-    if clock >= deep:
-        return "deep_night"
-    if clock >= start:
-        return "pk_window"
-    return None
-
-
-_PHASES = {
-    f"phase_{p}"
-    for p in ("setup", "deployment", "command", "battle", "response", "finished", "day")
-}
 
 
 # --- the event feed -----------------------------------------------------------------------
@@ -141,7 +123,7 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
     for e in events[-FEED_SHOWN:]:
         audience = e.get("audience", ["public"])
         text = describe_event(e["kind"], e["data"], lang, ruleset, names, settings)
-        owners = _owners(audience, names, lang)
+        owners = _owners(audience, names, lang, ruleset)
         if owners and not (len(owners) == 1 and text.startswith(owners[0])):
             text = t("private_to", names=sep.join(owners)) + text  # not "致 张三：张三 …"
         lines.append(
@@ -165,7 +147,7 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
                     names,
                     settings,
                 )
-                owner = side_name((hidden.get("data") or {}).get("side"), lang)
+                owner = side_name((hidden.get("data") or {}).get("side"), lang, ruleset)
                 if owner and not said.startswith(owner):
                     said = t("private_to", names=owner) + said
                 lines.append(
@@ -186,7 +168,7 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
     return {"lines": lines, "after": after}
 
 
-def _owners(audience: list[str], names: Mapping[str, str], lang: str) -> list[str]:
+def _owners(audience: list[str], names: Mapping[str, str], lang: str, ruleset: str) -> list[str]:
     """Whom a private line was for (only the director's events carry their audience)."""
     if "public" in audience:
         return []
@@ -196,270 +178,8 @@ def _owners(audience: list[str], names: Mapping[str, str], lang: str) -> list[st
         if role == "player":
             out.append(names.get(who, "?"))
         elif role == "side":
-            out.append(side_name(who, lang))
+            out.append(side_name(who, lang, ruleset))
     return out
-
-
-# --- team battle --------------------------------------------------------------------------
-def _mark(order: Mapping[str, Any], lang: str, kind: str) -> JSON:
-    return {"label": order_name("team_battle", str(order["type"]), lang), "kind": kind}
-
-
-def tb_board(view: Mapping[str, Any], me: str | None, lang: str) -> JSON:
-    """Both sides' slots facing each other, the opponent on top for a player."""
-    t = translator(lang)
-    n = int(view["settings"]["slots"])
-    round_no = view["round"]
-    marks: dict[str, list[list[JSON]]] = {s: [[] for _ in range(n)] for s in SIDES}
-
-    def put(order: Mapping[str, Any], kind: str) -> None:
-        slot = order.get("body", {}).get("slot")
-        if isinstance(slot, int) and 1 <= slot <= n and order.get("side") in SIDES:
-            marks[order["side"]][slot - 1].append(_mark(order, lang, kind))
-
-    for order in view.get("announced", []):
-        if order.get("round") == round_no:
-            put(order, "public")
-    for order in view.get("revealed", []):
-        if order.get("round") == round_no:
-            put(order, "revealed")
-    intel = view.get("intel")
-    for order in intel if isinstance(intel, list) else []:
-        put(order, "intel")
-    for order in view.get("orders", []) or []:
-        if order.get("round") == round_no and order["status"] in ("pending", "resolved"):
-            if not order.get("announced") and not order.get("revealed"):
-                put(order, "own")
-    drafts: dict[str, list[int]] = {}
-    for order in view.get("orders", []) or []:
-        if order["type"] == "deploy" and order["status"] == "pending":
-            drafts[order["side"]] = list(order["body"]["troops"])  # the latest counts
-    order_sides = [s for s in SIDES if s != me] + ([me] if me in SIDES else [])
-    rows = []
-    for side in order_sides:
-        entry = view["sides"][side]
-        slots = entry["slots"]
-        draft = slots is None and side in drafts
-        if draft:
-            slots = drafts[side]  # the deployment only this side (or the director) sees
-        morale, top = entry["morale"], entry["max_morale"]
-        rows.append(
-            {
-                "side": side,
-                "label": side_name(side, lang),
-                "own": side == me,
-                "cells": [
-                    {
-                        "troops": slots[i] if slots is not None else None,
-                        "empty": slots is not None and slots[i] == 0,
-                        "marks": marks[side][i],
-                    }
-                    for i in range(n)
-                ],
-                "morale": morale,
-                "max_morale": top,
-                "meter": max(0.0, float(morale)),
-                "low": top * 1 / 3,
-                "high": top * 2 / 3,
-                "total": entry.get("total_troops"),
-                "ready": entry.get("ready"),
-                "hidden": slots is None,
-                "draft": draft,
-            }
-        )
-    info: list[str] = []
-    if me in SIDES:
-        own = view["sides"][me]
-        uses = own.get("order_uses", {}).get("left_this_phase")
-        if uses is not None:
-            info.append(t("uses_left", n=uses))
-        cooling = own.get("cooldown_blocked") or []
-        if cooling:
-            info.append(
-                t(
-                    "cooldown_blocked",
-                    orders="、".join(order_name("team_battle", c, lang) for c in cooling),
-                )
-            )
-    return {"slots": list(range(1, n + 1)), "rows": rows, "info": info}
-
-
-def tb_orders(view: Mapping[str, Any], me: str | None, lang: str) -> list[JSON]:
-    """The viewer's side's orders of this round, newest first (after the end the view
-    holds both sides' orders: still only one's own here)."""
-    t = translator(lang)
-    out = []
-    for order in reversed(view.get("orders", []) or []):
-        if order.get("round") != view["round"] or order.get("side") != me:
-            continue
-        body = {k: v for k, v in order["body"].items() if k != "type"}
-        out.append(
-            {
-                "id": order["id"],
-                "type": order["type"],
-                "name": order_name("team_battle", order["type"], lang),
-                "body": _body_text(body, lang),
-                "status": t(f"order_status_{order['status']}"),
-                "phase": t(f"phase_{order['phase']}"),
-                "changeable": order["status"] == "pending" and order["phase"] == view["phase"],
-                "revisable": order["type"] != "deploy",  # a new deployment replaces it
-            }
-        )
-    return out
-
-
-def _body_text(body: Mapping[str, Any], lang: str) -> str:
-    """An order's content in words: "第2格", "4、7、8、6、5", "从第3格调 4 到第2格"."""
-    t = translator(lang)
-    en = lang == "en"
-    parts = []
-    for key, value in body.items():
-        if value is None:
-            continue
-        if key == "slot":
-            parts.append(t("slot_n", n=value))
-        elif key == "moves" and isinstance(value, list):
-            parts.append(
-                ("; " if en else "；").join(
-                    f"{m.get('troops')} from slot {m.get('from')} to slot {m.get('to')}"
-                    if en
-                    else f"从第{m.get('from')}格调 {m.get('troops')} 到第{m.get('to')}格"
-                    for m in value
-                    if isinstance(m, Mapping)
-                )
-            )
-        elif key == "troops" and isinstance(value, list):
-            parts.append((", " if en else "、").join(str(v) for v in value))
-        elif key in ("from_left", "from_right"):
-            parts.append(f"{t(key)} {value}")
-        elif key == "order_type":
-            parts.append(order_name("team_battle", str(value), lang))
-        elif isinstance(value, str | int | float) and not isinstance(value, bool):
-            parts.append(str(value))
-    return (", " if en else "，").join(parts)
-
-
-# --- island -------------------------------------------------------------------------------
-def island_map(view: Mapping[str, Any], settings: Mapping[str, Any], lang: str) -> JSON:
-    """The grid: cells in vision with what is seen there, the rest out of sight."""
-    t = translator(lang)
-    width, height = int(view["width"]), int(view["height"])
-    terrains = settings.get("terrains", {})
-    kinds = settings.get("monster_kinds", {})
-    seen: dict[tuple[int, int], Mapping[str, Any]] = {
-        (c["at"][0], c["at"][1]): c for c in view.get("visible_cells", [])
-    }
-    director_cells: dict[tuple[int, int], list[str]] = {}
-    for p in (view.get("all_players") or {}).values():
-        if p.get("alive") and p.get("at"):
-            director_cells.setdefault((p["at"][0], p["at"][1]), []).append(p["name"])
-    director_monsters: dict[tuple[int, int], list[JSON]] = {}
-    for m in (view.get("monsters") or {}).values() if "all_players" in view else []:
-        if m.get("count", 0) > 0:
-            director_monsters.setdefault((m["at"][0], m["at"][1]), []).append(m)
-    here = tuple(view["position"]) if view.get("position") else None
-    rows = []
-    for y in range(1, height + 1):
-        cells = []
-        for x in range(1, width + 1):
-            cell = seen.get((x, y))
-            terrain_id = cell["terrain"] if cell else _terrain(settings, x, y)
-            visible = cell is not None or "all_players" in view
-            cells.append(
-                {
-                    "x": x,
-                    "y": y,
-                    "visible": visible,
-                    "terrain": terrain_id if visible else "",
-                    "terrain_name": terrains.get(terrain_id, {}).get("name") or terrain_id
-                    if visible
-                    else "",
-                    "label": f"({x},{y})" + ("" if visible else " " + t("unknown_cell")),
-                    "here": here == (x, y),
-                    # "★ you" marks the viewer's own cell; the others there by name.
-                    "players": [p["name"] for p in cell["players"] if p["id"] != view.get("me")]
-                    if cell
-                    else director_cells.get((x, y), []),
-                    "monsters": [
-                        f"{kinds.get(m['kind'], {}).get('name') or m['kind']}×{m['count']}"
-                        for m in (cell or {}).get("monsters", [])
-                        or director_monsters.get((x, y), [])
-                    ],
-                    "busy": bool(cell and cell.get("busy")),
-                }
-            )
-        rows.append(cells)
-    return {"rows": rows, "width": width, "fit": width <= 8}
-
-
-def _terrain(settings: Mapping[str, Any], x: int, y: int) -> str:
-    for cell in settings.get("cells", []):
-        if list(cell.get("at", [])) == [x, y]:
-            return str(cell.get("terrain"))
-    return str(settings.get("default_terrain", "plain"))
-
-
-def island_stats(view: Mapping[str, Any], settings: Mapping[str, Any], lang: str) -> JSON:
-    t = translator(lang)
-    items = settings.get("items", {})
-    inventory = [
-        {"id": k, "name": items.get(k, {}).get("name") or k, "count": v}
-        for k, v in (view.get("inventory") or {}).items()
-    ]
-    equipped = view.get("equipped")
-    return {
-        "stamina": view.get("stamina"),
-        "max_stamina": view.get("max_stamina"),
-        "power": view.get("power"),
-        "hunger": view.get("hunger"),
-        "ill": view.get("ill"),
-        "alive": view.get("alive"),
-        "food": view.get("food"),
-        "debt": view.get("debt"),
-        "vision": view.get("vision"),
-        "position": "({},{})".format(*view["position"]) if view.get("position") else "",
-        "inventory": inventory,
-        "equipped": (items.get(equipped, {}).get("name") or equipped) if equipped else t("none"),
-    }
-
-
-def island_orders(view: Mapping[str, Any], names: Mapping[str, str], lang: str) -> list[JSON]:
-    t = translator(lang)
-    out = []
-    for order in view.get("orders", []) or []:
-        out.append(
-            {
-                "id": order["id"],
-                "type": order["type"],
-                "name": order_name("island", order["type"], lang),
-                "body": _island_body(order, names, lang),
-                "status": t(f"order_status_{order['status']}"),
-                "note": t("target_moved_note") if order.get("target_moved") else "",
-                "changeable": order["status"] in ("pending", "held"),
-                "revisable": bool(order.get("target_moved")),
-            }
-        )
-    return out
-
-
-def _island_body(order: Mapping[str, Any], names: Mapping[str, str], lang: str) -> str:
-    """What a standing island order is about: "李四，路线 右", "→ (3,2)"."""
-    t = translator(lang)
-    parts = []
-    if order.get("target"):
-        parts.append(names.get(str(order["target"]), t("player")))
-    if order.get("path"):
-        route = "→".join(t(f"dir_{d}") for d in order["path"] if f"dir_{d}" in _DIR_KEYS)
-        parts.append(f"{t('path')} {route}")
-    if order.get("follow"):
-        parts.append(t("follow"))
-    dest = order.get("dest")
-    if isinstance(dest, list) and len(dest) == 2:
-        parts.append(f"→ ({dest[0]},{dest[1]})")
-    return (", " if lang == "en" else "，").join(parts)
-
-
-_DIR_KEYS = {f"dir_{d}" for d in ("up", "down", "left", "right")}
 
 
 # --- order forms ----------------------------------------------------------------------------
@@ -488,7 +208,7 @@ def order_forms(
                 "allowed": bool(entry["allowed"]) and member is not None,
                 "why": pick(lang, entry.get("message_zh"), entry.get("message_en")),
                 "why_rule": entry.get("rule") or "",
-                "tags": _order_tags(ruleset, entry, lang),
+                "tags": game_pages(ruleset).order_tags(entry, game_translator(lang, ruleset)),
                 "fields": fields,
                 "help": (member or {}).get("description", ""),
                 "key": hashlib.sha256(
@@ -497,18 +217,6 @@ def order_forms(
             }
         )
     return out
-
-
-def _order_tags(ruleset: str, entry: Mapping[str, Any], lang: str) -> list[str]:
-    t = translator(lang)
-    if ruleset != "team_battle":
-        return []
-    tags = [t("order_public") if entry.get("public") else t("order_hidden")]
-    if entry.get("tier"):
-        tags.append(t("order_tier", n=entry["tier"]))
-    if entry.get("cost", 1) > 1:
-        tags.append(t("order_cost", n=entry["cost"]))
-    return tags
 
 
 _LABELS = {
@@ -544,7 +252,6 @@ _LABELS = {
 }
 # Optional fields a page does not offer (proxies and hunting parties are for the API).
 _SKIPPED = {"for", "with", "split", "standing", "changes", "all_idle", "restore", "players"}
-_DIRECTIONS = ("up", "down", "left", "right")
 
 
 def _order_fields(
@@ -556,9 +263,9 @@ def _order_fields(
     page: Mapping[str, Any],
     lang: str,
 ) -> list[Field]:
-    t = translator(lang)
+    pages = game_pages(ruleset)
+    t = game_translator(lang, ruleset)
     choices = entry.get("choices")
-    names = page["names"]
     fields: list[Field] = []
     for name, prop, required in properties(member, root):
         if name == "type" or (name in _SKIPPED and not required):
@@ -572,14 +279,10 @@ def _order_fields(
             "help": help_text,
             "rule": rule_of(help_text),
         }
-        if ruleset == "team_battle":
-            field = _tb_field(name, prop, root, choices or {}, base, lang)
-        else:
-            field = _island_field(kind, name, prop, choices or [], base, page, lang)
+        field = pages.order_field(kind, name, prop, root, choices, base, page, t, lang)
         if field is None:
             field = _generic(prop, base)
         fields.append(field)
-    _ = names
     return fields
 
 
@@ -598,138 +301,6 @@ def _generic(prop: Mapping[str, Any], base: dict[str, Any]) -> Field:
             **base,
         )
     return Field(kind="text", **base)
-
-
-def _tb_field(
-    name: str,
-    prop: Mapping[str, Any],
-    root: Mapping[str, Any],
-    choices: Mapping[str, Any],
-    base: dict[str, Any],
-    lang: str,
-) -> Field | None:
-    t = translator(lang)
-    if name == "slot" and "slot" in choices:
-        options = [(str(s), t("slot_n", n=s)) for s in choices["slot"]]
-        return Field(kind="select", options=options, **base)
-    if name == "troops" and "slots" in choices:
-        base["help"] = t("deploy_total", total=choices["total"])
-        return Field(
-            kind="list", count=int(choices["slots"]), minimum=1, maximum=choices["total"], **base
-        )
-    if name == "moves":
-        items = resolve(prop.get("items", {}), root)
-        sources = [(str(s), t("slot_n", n=s)) for s in choices.get("from", [])]
-        targets = [(str(s), t("slot_n", n=s)) for s in choices.get("to", [])]
-        columns = []
-        for sub, _sub_schema, _ in properties(items, root):
-            if sub == "from":
-                columns.append(
-                    Field(name="from", label=t("from_slot"), kind="select", options=sources)
-                )
-            elif sub == "to":
-                columns.append(Field(name="to", label=t("to_slot"), kind="select", options=targets))
-            else:
-                columns.append(Field(name=sub, label=t("count"), kind="number", minimum=1))
-        return Field(kind="rows", count=2, columns=columns, **base)
-    if name in ("from_left", "from_right"):
-        base["required"] = False
-        return Field(
-            kind="number",
-            minimum=0,
-            help=t("all"),
-            **{k: v for k, v in base.items() if k != "help"},
-        )
-    if name == "order_type" and "order_type" in choices:
-        options = [(o, order_name("team_battle", o, lang)) for o in choices["order_type"]]
-        return Field(kind="select", options=options, **base)
-    return None
-
-
-def _island_field(
-    kind: str,
-    name: str,
-    prop: Mapping[str, Any],
-    choices: list[Any],
-    base: dict[str, Any],
-    page: Mapping[str, Any],
-    lang: str,
-) -> Field | None:
-    t = translator(lang)
-    names = page["names"]
-    view = page["view"]
-    items = page["settings"].get("items", {})
-
-    def who(pid: Any) -> str:
-        return names.get(str(pid), str(pid))
-
-    if name == "direction":
-        allowed = choices if kind == "move" else list(_DIRECTIONS)
-        options = [(d, t(f"dir_{d}")) for d in allowed]
-        if kind == "flee":
-            base["required"] = False
-            options = [("", t("optional")), *options]
-        return Field(kind="select", options=options, **base)
-    if name == "target" and kind == "assassinate":
-        options = [(c["target"], who(c["target"])) for c in choices]
-        return Field(kind="select", options=options, **base)
-    if name == "path" and kind == "assassinate":
-        paths = sorted({",".join(c["path"]) for c in choices})
-        options = [
-            (p, "→".join(t(f"dir_{d}") for d in p.split(",")) if p else t("none")) for p in paths
-        ]
-        return Field(kind="select", options=options, **{**base, "required": False})
-    if name == "target":
-        return Field(kind="select", options=[(c, who(c)) for c in choices], **base)
-    if name == "targets":
-        return Field(kind="checkboxes", options=[(c, who(c)) for c in choices], **base)
-    if name == "to":
-        return Field(kind="select", options=[(c, who(c)) for c in choices], **base)
-    if name == "monster":
-        kinds = page["settings"].get("monster_kinds", {})
-        monsters = {
-            m["id"]: m["kind"] for c in view.get("visible_cells", []) for m in c.get("monsters", [])
-        }
-        options = [
-            (c, str(kinds.get(monsters.get(c, ""), {}).get("name") or monsters.get(c) or c))
-            for c in choices
-        ]
-        return Field(kind="select", options=options, **base)
-    if name == "challenge":
-        # A PK reads as who is in it ("张三 vs 李四"), never as its id.
-        known = {
-            str(ch.get("id")): ch
-            for ch in [*(view.get("challenges") or []), *(view.get("public_challenges") or [])]
-        }
-        sep = ", " if lang == "en" else "、"
-
-        def fight(cid: str) -> str:
-            ch = known.get(cid)
-            if not ch:
-                return t("challenge")
-            return " vs ".join(
-                sep.join(who(p) for p in ch.get(k) or []) or t("none")
-                for k in ("attackers", "defenders")
-            )
-
-        ids = sorted({c["challenge"] for c in choices})
-        return Field(kind="select", options=[(c, fight(c)) for c in ids], **base)
-    if name == "side" and kind == "pk_join":
-        return Field(
-            kind="select", options=[("attack", t("pk_attack")), ("defend", t("pk_defend"))], **base
-        )
-    if name == "item" and kind == "equip":
-        options = [(c, items.get(c, {}).get("name") or c) for c in choices]
-        return Field(
-            kind="select", options=[*options, ("", t("unequip"))], **{**base, "required": False}
-        )
-    if name == "item":
-        goods = [("food", t("food"))] if (view.get("food") or 0) > 0 else []
-        goods += [(k, items.get(k, {}).get("name") or k) for k in (view.get("inventory") or {})]
-        return Field(kind="select", options=goods, **base)
-    if name in ("count", "food"):
-        return Field(kind="number", minimum=1, value=1, **base)
-    return None
 
 
 # --- the audit log ------------------------------------------------------------------------------
@@ -893,7 +464,7 @@ def timer_text(timer: Mapping[str, Any], lang: str) -> str:
     if kind == "pk":
         return t("ran_pk")
     if kind == "phase" and data.get("phase"):
-        phase = t(f"phase_{data['phase']}")
+        phase = phase_name("", str(data["phase"]), lang)
         if data.get("round"):
             return t("ran_phase", n=data["round"], phase=phase)
         return t("ran_phase_only", phase=phase)
@@ -952,7 +523,9 @@ def tool_forms(
                 field = Field(kind="select", options=options + players, **base)
             elif name == "side":
                 field = Field(
-                    kind="select", options=[(s, side_name(s, lang)) for s in SIDES], **base
+                    kind="select",
+                    options=[(s, side_name(s, lang, ruleset)) for s in game_pages(ruleset).sides],
+                    **base,
                 )
             elif name == "item":
                 goods = [("food", t("food")), *((k, v.get("name") or k) for k, v in items.items())]
@@ -1021,12 +594,14 @@ def settings_fields(
     defaults: Mapping[str, Any],
     lang: str,
     typed: Mapping[str, Any] | None = None,
+    ruleset: str = "",
 ) -> tuple[list[Field], list[Field]]:
     """(simple fields, complex fields) of a settings model: every field with its rule ID
     and help in the reader's language, every choice in words; phase lengths in minutes
     or hours; the complex ones (maps, tables) as JSON text areas. ``typed``: what a
     refused form held, shown again instead of the defaults."""
     t = translator(lang)
+    sides = game_pages(ruleset).sides if ruleset else ()
     typed = typed or {}
     refilled = bool(typed)
     simple: list[Field] = []
@@ -1085,7 +660,7 @@ def settings_fields(
             columns = [
                 Field(
                     name=f"{name}.{k}",
-                    label=side_name(k, lang) if k in SIDES else k,
+                    label=side_name(k, lang, ruleset) if k in sides else k,
                     kind="number",
                     value=typed.get(f"{name}.{k}", v) if refilled else v,
                     minimum=0,
@@ -1098,7 +673,7 @@ def settings_fields(
         ):
             values = [str(v) for v in resolve(prop["items"], schema)["enum"]]
             if name == "enabled_orders":
-                options = [(v, order_name("team_battle", v, lang)) for v in values]
+                options = [(v, order_name(ruleset, v, lang)) for v in values]
             else:
                 options = [(v, pick(lang, *choices[v]) if v in choices else v) for v in values]
             chosen = typed.get(name, []) if refilled else list(default or [])
