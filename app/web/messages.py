@@ -52,22 +52,9 @@ UI: dict[str, tuple[str, str]] = {
     "day_n": ("第 {n} 天", "Day {n}"),
     # team battle board
     "you_play_plain": ("你是 {name}", "You are {name}"),
-    "slot_n": ("第{n}格", "Slot {n}"),
     "hidden": ("未公开", "hidden"),
-    "deployed_hidden": ("已部署（未公开）", "deployed (hidden)"),
-    "morale": ("士气", "Morale"),
-    "troops": ("兵力", "Troops"),
-    "total_troops": ("总兵力 {n}", "{n} troops in all"),
-    "board": ("战场", "Battlefield"),
     "winner_is": ("胜者：{side}", "Winner: {side}"),
     "draw": ("平局", "Draw"),
-    "ready_mark": ("已就绪", "ready"),
-    "not_ready": ("未就绪", "not ready"),
-    "uses_left": ("本阶段剩余指令次数：{n}", "Order uses left this phase: {n}"),
-    "cooldown_blocked": ("本回合冷却：{orders}", "Cooling down this round: {orders}"),
-    "intel": ("情报（侦察/间谍）", "Intel (Scout / Spy)"),
-    "announced": ("本回合已公开的指令", "Orders announced this round"),
-    "revealed": ("已揭示的隐藏指令", "Hidden orders revealed"),
     "none": ("无", "none"),
     # orders
     "orders": ("指令", "Orders"),
@@ -83,10 +70,6 @@ UI: dict[str, tuple[str, str]] = {
         "双方都就绪时，本阶段提前结束。",
         "The phase closes early once every side is ready.",
     ),
-    "order_public": ("公开", "public"),
-    "order_hidden": ("隐藏", "hidden"),
-    "order_cost": ("消耗 {n} 次", "costs {n}"),
-    "order_tier": ("{n} 阶", "tier {n}"),
     "unavailable": ("现在不能使用", "Not available now"),
     "unavailable_n": ("现在不能使用的指令（{n}）", "Orders you cannot give now ({n})"),
     "nothing_to_order": ("现在没有可以下达的指令。", "There is no order you can give now."),
@@ -102,12 +85,7 @@ UI: dict[str, tuple[str, str]] = {
     "order_revised": ("指令已修改。", "Order revised."),
     "order_withdrawn": ("指令已撤回。", "Order withdrawn."),
     "ready_saved": ("已标记为就绪。", "Marked ready."),
-    "deploy_total": ("合计必须为 {total}，每格至少 1", "Must add up to {total}, at least 1 each"),
-    "from_slot": ("从", "From"),
-    "to_slot": ("到", "To"),
     "count": ("数量", "Count"),
-    "from_left": ("从左邻调入", "From the left neighbour"),
-    "from_right": ("从右邻调入", "From the right neighbour"),
     "all": ("全部", "all"),
     "choose": ("请选择", "Choose"),
     "optional": ("可选", "optional"),
@@ -116,74 +94,17 @@ UI: dict[str, tuple[str, str]] = {
     "parse": ("解析", "Read it"),
     # odds
     "odds": ("胜算预估", "What may happen this round"),
-    "odds_hint": (
-        "按你所知（己方指令与公开信息）模拟本回合结算 {n} 次；对方未公开的指令不在其中。",
-        "This round's resolution simulated {n} times from what you know (your orders and "
-        "public facts); the other side's hidden orders are not in it.",
-    ),
-    "odds_hint_exact": (
-        "按你所知（己方指令与公开信息）对骰子的全部 {n} 种结果逐一结算；对方未公开的指令不在其中。",
-        "Every one of the {n} ways the dice can fall, resolved from what you know (your "
-        "orders and public facts); the other side's hidden orders are not in it.",
-    ),
     "game_over_note": ("游戏已结束。", "The game is over."),
     "odds_preview": ("预估", "Preview"),
-    "odds_unavailable": (
-        "对方部署公开后才能预估。",
-        "Available once the opponent's deployment is revealed.",
-    ),
-    "odds_win": ("{side}胜", "{side} wins"),
-    "odds_continue": ("继续下一回合", "game goes on"),
-    "odds_expected": ("士气期望 {a} : {b}", "Expected morale {a} : {b}"),
-    "odds_assumed": ("计入的指令", "Orders taken into account"),
-    "odds_with_draft": ("含正在填写的指令", "including the order being drafted"),
     # a map, a player's numbers
-    "map": ("地图", "Map"),
-    "you": ("你", "you"),
-    "unknown_cell": ("视野外", "out of sight"),
-    "stamina": ("体力", "Stamina"),
-    "hunger": ("饥饿", "Hunger"),
-    "power": ("战力", "Power"),
-    "ill": ("生病", "Ill"),
     "alive": ("存活", "Alive"),
     "dead": ("已死亡", "Dead"),
     "you_are_dead": ("你已经死亡，仍可以继续观看。", "You are dead; you may still watch."),
-    "food": ("食物", "Food"),
-    "inventory": ("物品", "Items"),
-    "equipped": ("装备", "Equipped"),
-    "vision": ("视野", "Vision"),
-    "debt": ("体力欠债", "Stamina debt"),
-    "position": ("位置", "Position"),
-    "monsters_here": ("野兽", "Beasts"),
-    "players_here": ("玩家", "Players"),
-    "reports": ("私人报告", "Private reports"),
-    "alive_players": ("存活玩家", "Players alive"),
-    "dead_players": ("已死亡", "Dead"),
-    "announcements": ("公告", "Announcements"),
-    "direction": ("方向", "Direction"),
-    "dir_up": ("上（北）", "up (north)"),
-    "dir_down": ("下（南）", "down (south)"),
-    "dir_left": ("左（西）", "left (west)"),
-    "dir_right": ("右（东）", "right (east)"),
-    "hidden_move": ("隐藏移动", "hidden move"),
     "target": ("目标", "Target"),
     "targets": ("目标", "Targets"),
-    "follow": ("追踪目标（无论其去向）", "follow the target wherever they go"),
-    "path": ("路线", "Path"),
-    "item": ("物品", "Item"),
-    "to_player": ("给", "To"),
-    "monster": ("野兽", "Beast"),
-    "challenge": ("PK", "PK"),
-    "pk_side": ("加入哪一方", "Which side"),
-    "pk_attack": ("进攻方", "attackers"),
-    "pk_defend": ("防守方", "defenders"),
-    "use_weapon": ("使用有次数限制的武器", "use a limited-use weapon"),
-    "unequip": ("卸下武器", "unequip"),
-    "target_moved_note": ("目标已移动，可修改或撤销", "target moved: you may change or cancel"),
     "result": ("结果", "Result"),
     # --- feed, boards and order forms (issue 16) ---
     "private_to": ("致 {names}：", "To {names}: "),
-    "moves": ("调动", "Moves"),
     # events
     "events": ("动态", "Events"),
     "no_events": ("暂无动态。", "Nothing yet."),
@@ -715,482 +636,6 @@ CONFIG_LABELS: dict[str, tuple[str, str]] = {
     "group_id": ("群号", "Group number"),
 }
 
-# Settings as the new-game form labels them (each field's description, with its rule ID,
-# comes from the settings model itself).
-SETTING_LABELS: dict[str, tuple[str, str]] = {
-    "slots": ("每方格子数", "Slots per side"),
-    "troops": ("各方总兵力", "Troops per side"),
-    "deployment_seconds": ("部署阶段时长", "Deployment phase"),
-    "command_seconds": ("统御阶段时长", "Command phase"),
-    "battle_seconds": ("战斗阶段时长", "Battle phase"),
-    "response_seconds": ("响应阶段时长", "Response window"),
-    "early_close_when_ready": ("双方就绪即提前结束阶段", "Close a phase early when all are ready"),
-    "enabled_orders": ("启用的指令", "Orders in play"),
-    "commander_only": ("只允许指挥官下指令", "Only the commander gives orders"),
-    "missing_deployment": ("未部署时的处理", "When a side has not deployed"),
-    "dice": ("骰子", "Dice"),
-    "double_band_lower_rounding": ("双倍波段下限取整", "Double band lower bound rounding"),
-    "halving_rounding": ("减半取整", "Halving rounding"),
-    "hold_halves_exactly": ("死守精确减半", "Hold halves exactly"),
-    "morale_cap": ("士气上限", "Morale cap"),
-    "tier1_morale_thirds": ("一阶指令士气门槛（/3）", "Tier 1 morale gate (thirds)"),
-    "tier2_morale_thirds": ("二阶指令士气门槛（/3）", "Tier 2 morale gate (thirds)"),
-    "recheck_morale_at_close": ("阶段结束时复查士气", "Re-check morale at close"),
-    "penetration_counts_positive_only": ("只计正穿透单位", "Count only positive penetration"),
-    "blood_battle_doubles_penetration": ("血战也加倍穿透", "Blood Battle doubles penetration"),
-    "extra_retreat_free": ("额外撤退不计次数与门槛", "Extra retreat is free"),
-    "pursuit_must_face_retreat": ("追杀须面对撤退", "Pursuit must face the Retreat"),
-    "first_strike_annihilates": ("先攻歼灭计入", "First Strike annihilations count"),
-    "scout_locks_on_submit": ("侦察提交即生效", "Scout takes effect on submission"),
-    "draw_on_exact_tie": ("完全相同时判平局", "Exact tie is a draw"),
-    "response_window": ("开放响应阶段", "Open a response window"),
-    "whole_morale": ("士气只取整数", "Whole-number morale"),
-    "quarter_band_rounding": ("四分之一波段取整", "Quarter band rounding"),
-    "damage_overflow": ("溢出伤害", "Damage overflow"),
-    "halve_before_doubling": ("坚守减半先于加倍", "Halve before doubling"),
-    "first_strike_timing": ("先攻时机", "First Strike timing"),
-    "both_out_of_troops": ("双方同时无兵", "Both out of troops"),
-    "move_shows_both_cells": ("移动向两格可见者公布", "A move is told to both cells' watchers"),
-    "hold_moves_into_busy_cells": ("进入忙碌格的移动挂起", "Hold moves into busy cells"),
-    "refund_cancelled_held_move": ("撤回挂起移动返还体力", "Refund a cancelled held move"),
-    "refund_withdrawn_guard": ("撤回提防返还体力", "Refund a withdrawn guard"),
-    "story_triggers_once": ("剧情只触发一次", "A story triggers once"),
-    "flee_if_lose_default": ("默认“失败即逃跑”", "Flee if I lose, by default"),
-    "hunt_loss_power": ("打猎失败损失战力", "Power lost in a failed hunt"),
-    "monster_loss_power": ("被野兽击败损失战力", "Power lost to a beast"),
-    "pk_loss_power": ("PK 失败损失战力", "Power lost in a PK"),
-    "pk_window_enforced": ("只在 PK 时段发帖", "PKs only in the PK window"),
-    "max_pk_side": ("PK 每方人数上限", "Most per PK side"),
-    "pk_public": ("PK 公开", "PKs are public"),
-    "pk_participants_locked": ("PK 中不能行动", "PK participants are held"),
-    "max_assassins": ("每个目标的暗杀者上限", "Most assassins per target"),
-    "assassination_kills": ("暗杀成功即死亡", "A successful assassination kills"),
-    "assassination_power_loss": ("暗杀成功损失战力", "Power lost to an assassination"),
-    "excess_assassins_void": ("超额暗杀作废", "Excess assassins are void"),
-    "tell_target_of_failed_attempt": ("告知目标暗杀未遂", "Tell the target of a failed attempt"),
-    "debt_from_next_refill": ("欠债从次日体力扣除", "Debt comes off the next refill"),
-    "food_per_day": ("每日食物消耗", "Food eaten per day"),
-    "give_same_cell_only": ("只能给同格玩家", "Give only in the same cell"),
-    "auto_equip_best_weapon": ("自动装备最强武器", "Equip the best weapon by default"),
-    "proxy_idle_days": ("托管闲置天数", "Days idle for proxies"),
-    "deep_night_encounter_multiplier": ("深夜遭遇倍数", "Deep-night encounter multiplier"),
-    "deep_night_power_penalty": ("深夜战斗战力惩罚", "Deep-night power penalty"),
-    "start_placement": ("起始位置", "Start positions"),
-    "max_players": ("最多玩家数", "Most players"),
-    "width": ("地图宽", "Map width"),
-    "height": ("地图高", "Map height"),
-    "default_terrain": ("默认地形", "Default terrain"),
-    "starting_food": ("初始食物", "Starting food"),
-    "start_power": ("初始战力", "Starting power"),
-    "start_stamina": ("每日体力", "Stamina per day"),
-    "base_vision": ("初始视野", "Starting vision"),
-    "timezone": ("时区", "Time zone"),
-    "pk_window_start": ("PK 时段开始", "PK window opens"),
-    "deep_night_start": ("深夜开始", "Deep night starts"),
-    "end_when_alive_at_most": ("存活人数不超过此数时结束", "Ends when this few are alive"),
-    "move_cost": ("移动体力", "Move cost"),
-    "explore_cost": ("探索体力", "Explore cost"),
-    "flee_cost": ("逃跑体力", "Flee cost"),
-    "flee_move_cost": ("逃跑+移动体力", "Flee + move cost"),
-    "hunt_cost": ("打猎体力", "Hunt cost"),
-    "pk_cost": ("发起 PK 体力", "PK cost"),
-    "pk_join_cost": ("加入 PK 体力", "Join PK cost"),
-    "assassinate_cost": ("暗杀体力", "Assassinate cost"),
-    "guard_cost": ("提防体力", "Guard cost"),
-    "eat_cost": ("进食体力", "Eat cost"),
-    "pk_window_minutes": ("PK 响应时间（分钟）", "PK answer time (minutes)"),
-    "monster_check_times": ("野兽袭击时刻", "Beast attack times"),
-    "terrains": ("地形", "Terrains"),
-    "cells": ("各格地形", "Cells"),
-    "start_positions": ("起始位置", "Start positions"),
-    "monster_kinds": ("野兽种类", "Beast kinds"),
-    "monsters": ("常驻野兽", "Resident beasts"),
-    "items": ("物品", "Items"),
-    "starting_inventory": ("初始物品", "Starting items"),
-    "stories": ("剧情", "Stories"),
-}
-
-# The create form's help under each setting (the rule ID is shown beside the label), and
-# the words for each choice a setting offers.
-SETTING_HELP: dict[str, tuple[str, str]] = {
-    "slots": ("每方并排的格子数。", "How many slots stand side by side for each side."),
-    "troops": (
-        "导演为每方设定的总兵力（甲方、乙方）。",
-        "Each side's troop total, set by the director.",
-    ),
-    "deployment_seconds": ("部署阶段的时长。", "How long the deployment phase lasts."),
-    "command_seconds": ("统御阶段的时长。", "How long the command phase lasts."),
-    "battle_seconds": ("战斗阶段的时长。", "How long the battle phase lasts."),
-    "response_seconds": (
-        "战斗阶段之后响应阶段的时长。",
-        "How long the response window after the battle phase lasts.",
-    ),
-    "response_window": (
-        "战斗阶段后开放响应阶段，可在其中下额外撤退（TB-41）和追杀（TB-45）；关闭则没有响应阶段，两者都不能下，回合立即结算。",
-        "After the battle phase a response window opens for the extra Retreat (TB-41) and "
-        "Pursuit (TB-45); when off there is none, so neither can be given and the round "
-        "resolves at once.",
-    ),
-    "early_close_when_ready": (
-        "所有阵营都就绪后，阶段提前结束。",
-        "A phase closes early once every side is ready.",
-    ),
-    "enabled_orders": (
-        "导演可增减指令；未启用的指令会被拒绝。",
-        "The director may add or remove orders; an order not in play is refused.",
-    ),
-    "commander_only": (
-        "只有本方指定的指挥官（导演工具“指定指挥官”）可以提交、修改、撤回指令或就绪；未指定时任何成员都可以。",
-        "Only the side's commander (set with the director tool) may submit, revise, withdraw "
-        "or ready; without one, any member may.",
-    ),
-    "missing_deployment": (
-        "部署阶段结束时仍未部署的一方：兵力尽量平均分到各格（余数给靠左的格子），或直接判负（双方都未部署则平局）。规则未写明。",
-        "A side that has not deployed when the phase closes: its troops are spread as evenly "
-        "as possible (the left slots take the remainder), or it loses (both missing: a draw). "
-        "The rules are silent.",
-    ),
-    "dice": (
-        "每个伤害区间取随机值，或固定取下限 / 上限（TB-20、TB-21、TB-22、TB-32、TB-49）。",
-        "Every damage band gives a random roll, or always its lower / upper bound (TB-20, "
-        "TB-21, TB-22, TB-32, TB-49).",
-    ),
-    "double_band_lower_rounding": (
-        "“半数至全数”区间的下限：半数向上取整或向下取整。",
-        "The lower bound of the band d/2 – d: ⌈d/2⌉ (up) or ⌊d/2⌋ (down).",
-    ),
-    "halving_rounding": (
-        "坚守减半后的单位伤害如何取整。",
-        "How a unit damage halved by Stand Firm is rounded.",
-    ),
-    "hold_halves_exactly": (
-        "死守减半后的穿透可以是小数（士气精确计算）；关闭则按“减半取整”取整。",
-        "A penetration halved by Hold may be fractional (morale is exact); when off it is "
-        "rounded as halving is.",
-    ),
-    "whole_morale": (
-        "关闭：士气精确计算，可有小数。开启：士气只取整数——最大士气 ⌊总兵力/2⌋，歼灭 ⌊最大士气/5⌋（TB-53），死守减半的穿透按“减半取整”（TB-27）。",
-        "Off: morale is exact, fractions allowed. On: whole numbers only — max morale "
-        "⌊total/2⌋, an annihilation ⌊max/5⌋ (TB-53), Hold's halved penetration rounded as "
-        "halving is (TB-27).",
-    ),
-    "quarter_band_rounding": (
-        "“1 至兵力四分之一”区间的上限：兵力 ÷ 4 向下取整（至少为 1）或向上取整（另见 TB-32、TB-49）。",
-        "The band 1 – troops/4 tops out at max(1, ⌊troops/4⌋) (down) or ⌈troops/4⌉ (up) "
-        "(also TB-32, TB-49).",
-    ),
-    "damage_overflow": (
-        "超出对方单位剩余兵力的伤害：作废，或在穿透时（己方兵力不少于对方两倍）计入本单位的穿透（TB-23）。",
-        "Damage beyond the lower unit's troops is lost, or added to the striking unit's "
-        "penetration when it penetrates, h ≥ 2l (TB-23).",
-    ),
-    "halve_before_doubling": (
-        "坚守的 ½（TB-51）在追杀、血战的 ×2 之后（关闭）或之前（开启）计算；只影响奇数伤害。",
-        "Stand Firm's ½ (TB-51) comes after Pursuit and Blood Battle ×2 (off) or before them "
-        "(on); it matters for odd damage.",
-    ),
-    "morale_cap": (
-        "获得的士气（合计后）不超过最大士气。",
-        "Morale gained is capped at maximum morale (after summing).",
-    ),
-    "tier1_morale_thirds": (
-        "一阶指令需要士气 ≥ 最大士气 × 此数 ÷ 3。",
-        "Tier 1 orders need morale ≥ max morale × this ÷ 3.",
-    ),
-    "tier2_morale_thirds": (
-        "二阶指令需要士气 ≥ 最大士气 × 此数 ÷ 3。",
-        "Tier 2 orders need morale ≥ max morale × this ÷ 3.",
-    ),
-    "recheck_morale_at_close": (
-        "士气门槛在提交时检查，阶段结束时再查一次（不满足的指令作废）。",
-        "The morale gate is checked on submission and again at the close (failing orders are "
-        "voided).",
-    ),
-    "penetration_counts_positive_only": (
-        "只有穿透大于 0 的单位计入倍数。",
-        "A unit counts for the multiplier only if its penetration is above 0.",
-    ),
-    "blood_battle_doubles_penetration": (
-        "血战也使本单位的穿透伤害加倍。",
-        "Blood Battle also doubles its unit's penetration damage.",
-    ),
-    "extra_retreat_free": (
-        "对抗聚集时获得的额外撤退不计入指令数，也不受士气门槛限制（关闭则适用一阶门槛）。",
-        "The extra Retreat against a Gather is outside the order count and the morale gate "
-        "(when off, the tier 1 gate applies).",
-    ),
-    "pursuit_must_face_retreat": (
-        "追杀的单位必须正对已公布的撤退（或伪装成撤退的诈败）。",
-        "The pursuing unit must face an announced Retreat (or a Feigned Defeat shown as one).",
-    ),
-    "first_strike_timing": (
-        "先攻在聚集 / 奇兵的移动之后或之前生效；总在结算之前。",
-        "First Strike is applied after or before the Gather / Surprise moves; always before "
-        "resolution.",
-    ),
-    "first_strike_annihilates": (
-        "被先攻打空的单位算作被歼灭（TB-53）。",
-        "A unit emptied by First Strike counts as annihilated (TB-53).",
-    ),
-    "scout_locks_on_submit": (
-        "侦察一提交即生效，此后不能再修改或撤回。",
-        "Scout takes effect once submitted and can then no longer be revised or withdrawn.",
-    ),
-    "draw_on_exact_tie": (
-        "双方同时落败且士气完全相同时判平局；关闭则剩余兵力多的一方获胜（兵力也相同仍为平局）。",
-        "Both sides lose with exactly equal morale: a draw; when off, the side with more "
-        "troops left wins (equal troops: still a draw).",
-    ),
-    "both_out_of_troops": (
-        "双方同时兵力耗尽而都还有士气时：士气低者负（与双方士气同时归零时一样），或判平局。规则未写明。",
-        "Both sides run out of troops at once with morale left: the lower morale loses (as "
-        "when both reach 0 morale), or a draw. The rules are silent.",
-    ),
-    "start_placement": (
-        "按剧本：列出的玩家站在剧本给的起始位置，未列出的由种子随机分到空格；随机：所有人都由种子随机分到不同的空格。",
-        "As the scenario says: listed players start where it puts them, the others on free "
-        "cells drawn from the seed; random: everyone on a different free cell drawn from the "
-        "seed.",
-    ),
-    "max_players": (
-        "剧本最多容纳的玩家数；留空则每格最多一人。",
-        "The most players the scenario takes; empty: one per cell.",
-    ),
-    "width": ("岛的宽度（格）。", "The island's width in cells."),
-    "height": ("岛的高度（格）。", "The island's height in cells."),
-    "default_terrain": (
-        "剧本未列出的格子的地形。",
-        "The terrain of cells the scenario does not list.",
-    ),
-    "starting_food": (
-        "每位玩家开局时的食物（规则未写明）。",
-        "Food each player starts with (the rules are silent).",
-    ),
-    "start_power": ("每位玩家开局时的战力。", "Each player's power at the start."),
-    "start_stamina": ("每天恢复到的体力。", "The stamina each player has each day."),
-    "base_vision": (
-        "开局时的视野半径（格）；0 表示只看到自己所在的格子。",
-        "Vision radius at the start, in cells; 0 sees only one's own cell.",
-    ),
-    "pk_window_start": (
-        "每天 PK 时段（也是野兽出没时段）开始的时间，至 24:00 结束。",
-        "When the daily PK window (and the beasts' hours) opens; it ends at 24:00.",
-    ),
-    "deep_night_start": (
-        "深夜开始的时间：遭遇更频繁，战斗更危险。",
-        "When deep night starts: encounters are likelier and fights harder.",
-    ),
-    "end_when_alive_at_most": (
-        "24:00 结算后存活人数不超过此数时游戏结束。",
-        "The game ends when this few are alive after 24:00.",
-    ),
-    "move_cost": ("移动一格消耗的体力。", "Stamina a move costs."),
-    "explore_cost": ("探索消耗的体力。", "Stamina exploring costs."),
-    "flee_cost": ("逃跑消耗的体力。", "Stamina fleeing costs."),
-    "flee_move_cost": ("逃跑并移动消耗的体力。", "Stamina fleeing and moving costs."),
-    "hunt_cost": ("打猎消耗的体力。", "Stamina a hunt costs."),
-    "pk_cost": ("发起 PK 消耗的体力。", "Stamina posting a PK costs."),
-    "pk_join_cost": ("加入任一方 PK 消耗的体力。", "Stamina joining a PK on either side costs."),
-    "assassinate_cost": ("暗杀消耗的体力。", "Stamina an assassination costs."),
-    "guard_cost": ("提防消耗的体力。", "Stamina a guard costs."),
-    "eat_cost": (
-        "进食消耗的体力（规则未写明，默认不消耗）。",
-        "Stamina eating costs (the rules are silent; none by default).",
-    ),
-    "move_shows_both_cells": (
-        "非隐蔽的移动告知看得见起点或终点的人：关闭则各人只知道视野内的那一格，开启则两格都知道。规则未写明。",
-        "A move that is not hidden is told to everyone who sees its start or end: off, each "
-        "learns only the cells in their vision; on, both cells. The rules are silent.",
-    ),
-    "hold_moves_into_busy_cells": (
-        "移入正被占用的格子时，移动挂起到该格空出。",
-        "A move into a busy cell waits until the cell is free.",
-    ),
-    "refund_cancelled_held_move": (
-        "撤回挂起中的移动时返还其体力。",
-        "Withdrawing a waiting move gives its stamina back.",
-    ),
-    "refund_withdrawn_guard": (
-        "24:00 前撤回提防时返还其体力（原规则未写明；撤回暗杀不返还，IS-23）。",
-        "Withdrawing a guard before 24:00 gives its stamina back (the original is silent; a "
-        "withdrawn assassination gives none back, IS-23).",
-    ),
-    "story_triggers_once": (
-        "剧情只对第一个探索到的人触发。",
-        "A story triggers only for the first explorer.",
-    ),
-    "flee_if_lose_default": (
-        "玩家开局时默认勾选“失败即逃跑”。",
-        "Players start with 'flee if I lose' chosen.",
-    ),
-    "hunt_loss_power": ("打猎失败时损失的战力。", "Power a losing hunter loses."),
-    "monster_loss_power": (
-        "被野兽袭击或遭遇战败时损失的战力。",
-        "Power lost to a beast's attack or an encounter.",
-    ),
-    "pk_loss_power": ("PK 每位落败者损失的战力。", "Power each loser of a PK loses."),
-    "pk_window_enforced": (
-        "只能在 PK 时段内（至 24:00）发起 PK。",
-        "PKs can be posted only in the PK window (until 24:00).",
-    ),
-    "pk_window_minutes": (
-        "发起 PK 后随机的响应时间（分钟，最短与最长）。",
-        "The random answer time after a PK is posted (minutes, shortest and longest).",
-    ),
-    "max_pk_side": ("PK 每一方最多的人数。", "The most people on each side of a PK."),
-    "pk_public": (
-        "PK 帖及其结果公开（论坛 PK 帖）。",
-        "A PK post and its result are public (the forum PK thread).",
-    ),
-    "pk_participants_locked": (
-        "PK 结算前参与者不能移动。",
-        "PK participants cannot move until it resolves.",
-    ),
-    "max_assassins": ("同一目标最多的暗杀者人数。", "The most assassins one target can have."),
-    "assassination_kills": ("暗杀成功即目标死亡。", "A successful assassination kills the target."),
-    "assassination_power_loss": (
-        "暗杀成功但不致死时目标损失的战力。",
-        "Power the target loses when a successful assassination does not kill.",
-    ),
-    "excess_assassins_void": (
-        "超出上限的暗杀在 24:00 作废（后提交的先作废），而不是提交时拒绝，这样拒绝不会泄露别人的暗杀。",
-        "Assassins beyond the limit are voided at 24:00 (latest first) rather than refused, "
-        "so a refusal never reveals others' hidden orders.",
-    ),
-    "tell_target_of_failed_attempt": (
-        "暗杀未遂时（匿名）告知目标。",
-        "A failed attempt is told (anonymously) to its target.",
-    ),
-    "debt_from_next_refill": (
-        "体力透支从次日恢复的体力中扣除。",
-        "Stamina debt comes off the next day's stamina.",
-    ),
-    "food_per_day": ("每天 24:00 吃掉的食物。", "Food eaten at 24:00 each day."),
-    "give_same_cell_only": (
-        "赠送 / 交易只能在同一格内进行。",
-        "Giving and trading only within one cell.",
-    ),
-    "auto_equip_best_weapon": (
-        "默认装备战力加成最大的武器。",
-        "The weapon with the largest power bonus is equipped by default.",
-    ),
-    "proxy_idle_days": (
-        "“判定托管无效”所说的闲置：连续这么多天没有自己下指令。",
-        "'Idle' for invalidating proxies: no own order for this many days.",
-    ),
-    "deep_night_encounter_multiplier": (
-        "深夜遭遇概率的倍数。",
-        "How many times likelier an encounter is in deep night.",
-    ),
-    "deep_night_power_penalty": (
-        "深夜遭遇战中损失的战力。",
-        "Power lost in a deep-night encounter fight.",
-    ),
-    "monster_check_times": (
-        "常驻野兽可能发动袭击的当地时间。",
-        "The local times at which resident beasts may attack.",
-    ),
-}
-
-SETTING_CHOICES: dict[str, dict[str, tuple[str, str]]] = {
-    "start_placement": {
-        "scenario": ("按剧本", "as the scenario says"),
-        "random": ("随机（由种子决定）", "random (from the seed)"),
-    },
-    "missing_deployment": {
-        "even": ("平均分配兵力", "spread the troops evenly"),
-        "forfeit": ("判负", "the side loses"),
-    },
-    "dice": {
-        "random": ("随机", "random roll"),
-        "low": ("总取下限", "always the lower bound"),
-        "high": ("总取上限", "always the upper bound"),
-    },
-    "double_band_lower_rounding": {
-        "up": ("向上取整", "round up"),
-        "down": ("向下取整", "round down"),
-    },
-    "halving_rounding": {"up": ("向上取整", "round up"), "down": ("向下取整", "round down")},
-    "quarter_band_rounding": {"up": ("向上取整", "round up"), "down": ("向下取整", "round down")},
-    "damage_overflow": {
-        "lost": ("作废", "lost"),
-        "penetration": ("计入穿透", "added to penetration"),
-    },
-    "first_strike_timing": {
-        "after_moves": ("在移动之后", "after the moves"),
-        "before_moves": ("在移动之前", "before the moves"),
-    },
-    "both_out_of_troops": {
-        "lower_morale_loses": ("士气低者负", "the lower morale loses"),
-        "draw": ("平局", "a draw"),
-    },
-}
-
-# Director tools: the action, its rule ID where one applies, and its fields.
-TOOL_NAMES: dict[str, tuple[str, str]] = {
-    "set_morale": ("设置士气", "Set morale"),
-    "set_troops": ("设置兵力", "Set troops"),
-    "set_commander": ("指定指挥官", "Set the commander"),
-    "grant_item": ("给予物品", "Grant an item"),
-    "take_item": ("收走物品", "Take an item"),
-    "set_ill": ("使其生病", "Make ill"),
-    "cure": ("治愈", "Cure"),
-    "move_player": ("移动玩家", "Move a player"),
-    "forbid_flee": ("禁止逃跑", "Forbid fleeing"),
-    "invalidate_proxies": ("判定托管无效", "Invalidate proxies"),
-    "adjust_stamina": ("调整体力", "Adjust stamina"),
-    "adjust_power": ("调整战力", "Adjust power"),
-    "adjust_food": ("调整食物", "Adjust food"),
-    "set_faction": ("设置阵营", "Set faction"),
-    "kill_player": ("判定死亡", "Kill a player"),
-    "announce": ("发布公告", "Announce"),
-    "end_game": ("结束游戏", "End the game"),
-}
-
-TOOL_HELP: dict[str, tuple[str, str]] = {
-    "set_morale": (
-        "设定一方的士气（最多一位小数）。",
-        "Set a side's morale (one decimal place at most).",
-    ),
-    "set_troops": (
-        "部署公开后，设定一方某一格的兵力。",
-        "Set the troops of one slot of a side, once deployments are revealed.",
-    ),
-    "set_commander": (
-        "指定一方的指挥官，或取消（选“无”）。",
-        "Name the side's commander, or none.",
-    ),
-    "grant_item": ("给玩家一件物品（或食物）。", "Give a player an item (or food)."),
-    "take_item": ("从玩家处收走一件物品（或食物）。", "Take an item (or food) from a player."),
-    "set_ill": (
-        "使玩家生病：体力、体力上限和战力减半。",
-        "Make a player ill: stamina, max stamina and power halve.",
-    ),
-    "cure": ("治愈玩家的疾病。", "Cure a player's illness."),
-    "move_player": (
-        "把玩家放到某一格（列、行都从 1 数起）。",
-        "Put a player on a cell (column and row from 1).",
-    ),
-    "forbid_flee": (
-        "禁止（或允许）在某场 PK 或剧情中逃跑。",
-        "Forbid (or allow) fleeing a PK or a story.",
-    ),
-    "invalidate_proxies": (
-        "判定托管指令无效（或恢复有效）。",
-        "Declare proxy orders invalid (or valid again).",
-    ),
-    "adjust_stamina": ("增减玩家的体力。", "Add to (or take from) a player's stamina."),
-    "adjust_power": (
-        "增减玩家的战力；战力为 0 即死亡。",
-        "Add to (or take from) a player's power; power 0 is death.",
-    ),
-    "adjust_food": ("增减玩家的食物。", "Add to (or take from) a player's food."),
-    "set_faction": ("把玩家划入某个阵营。", "Move a player into a faction."),
-    "kill_player": ("判定玩家死亡。", "Kill a player."),
-    "announce": ("发布一条公开公告。", "Post a public announcement."),
-    "end_game": ("立即结束游戏。", "End the game now."),
-}
-
 Translate = Callable[..., str]
 
 
@@ -1201,13 +646,14 @@ def choose_language(cookie: str | None, accept_language: str | None) -> str:
 
 
 def translator(lang: str, words: Words | None = None) -> Translate:
-    """The page's words: the shell's generic catalogue, then the game's (``words``)."""
+    """The page's words: the shell's generic catalogue, then the game's (``words``): the key
+    itself, else its page word (a field the shell labels, "stamina", is ``page.stamina``)."""
     index = 1 if lang == "en" else 0
 
     def t(key: str, **fields: Any) -> str:
         pair = UI.get(key)
         if pair is None and words is not None:
-            pair = words.get(key)
+            pair = words.get(key) or words.get(f"page.{key}")
         if pair is None:
             return key
         return pair[index].format(**fields) if fields else pair[index]
@@ -1238,18 +684,29 @@ def order_name(ruleset: str, order_type: str, lang: str) -> str:
     return kit_order_name(game_words(ruleset), order_type, lang)
 
 
-def phase_name(ruleset: str, phase: str, lang: str) -> str:
-    """A phase's name: the game's ``phase.<phase>`` word, else the phase made readable.
-    Without a game (a timer's report that does not say whose), the first game that names
-    the phase."""
-    key = f"phase.{phase}"
-    if ruleset:
-        return kit_pick(game_words(ruleset), key, lang) or readable(phase, lang)
-    for name in all_rulesets():
-        said = kit_pick(game_words(name), key, lang)
-        if said:
+def game_word(ruleset: str, key: str, lang: str, **fields: Any) -> str | None:
+    """A word of the game's catalogue; without a game (a report that does not say whose),
+    of the first game that has it."""
+    for name in [ruleset] if ruleset else list(all_rulesets()):
+        said = kit_pick(game_words(name), key, lang, **fields)
+        if said is not None:
             return said
-    return readable(phase, lang)
+    return None
+
+
+def phase_name(ruleset: str, phase: str, lang: str) -> str:
+    """A phase's name: the game's ``phase.<phase>`` word, else the phase made readable."""
+    return game_word(ruleset, f"phase.{phase}", lang) or readable(phase, lang)
+
+
+def tool_name(ruleset: str, action: str, lang: str) -> str:
+    """A director tool's name: the game's ``tool.<action>``, else the action made readable."""
+    return game_word(ruleset, f"tool.{action}", lang) or readable(action, lang)
+
+
+def setting_label(ruleset: str, name: str, lang: str) -> str:
+    """A setting's label on the new-game form: the game's ``setting.<field>``, else its name."""
+    return game_word(ruleset, f"setting.{name}", lang) or name
 
 
 def game_title(ruleset: str, lang: str) -> str:
@@ -1280,85 +737,8 @@ _EVENTS: dict[str, tuple[str, str]] = {
         "{side}撤回了指令：{order}{detail}。",
         "{side} withdrew an order: {order}{detail}.",
     ),
-    "side_ready": ("{side}已就绪。", "{side} is ready."),
-    "deployment_revealed": (
-        "双方部署公开：{side_A} {A}；{side_B} {B}。{defaulted}",
-        "Deployments revealed: {side_A} {A}; {side_B} {B}.{defaulted}",
-    ),
-    "orders_announced": ("公开指令：{orders}。", "Orders announced: {orders}."),
-    "orders_announced_none": ("{phase}没有公开指令。", "No public orders in the {phase}."),
-    "troops_dispatched": (
-        "{side}调度：{moves}。兵力 {before} → {after}。",
-        "{side} dispatched: {moves}. Troops {before} → {after}.",
-    ),
-    "extra_use_granted": (
-        "{side}下回合多一次{phase}指令。",
-        "{side} gets one more {phase} order next round.",
-    ),
     "order_voided": ("指令无效：{side}{order}（{why}）", "Order void: {side} {order} ({why})"),
-    "order_seen_through": ("{side}识破了{order}。", "{side} saw through {order}."),
-    "orders_nullified": (
-        "{side}的{orders}被识破，没有效果。",
-        "{side}'s {orders} was seen through: no effect.",
-    ),
-    "resolution_started": ("第 {round} 回合战斗结算开始。", "Round {round}: resolution begins."),
-    "damage": (
-        "{side}第{slot}格造成 {damage} 点伤害。",
-        "{side} slot {slot} dealt {damage} damage.",
-    ),
-    "counter": (
-        "{side}第{slot}格反击造成 {damage} 点伤害。",
-        "{side} slot {slot} countered for {damage}.",
-    ),
-    "first_strike": (
-        "{side}第{slot}格先攻造成 {damage} 点伤害。",
-        "{side} slot {slot} struck first for {damage}.",
-    ),
-    "penetration": (
-        "{side}第{slot}格穿透 {penetration}。",
-        "{side} slot {slot} penetrated for {penetration}.",
-    ),
-    "penetration_total": ("{side}穿透合计 {total}。", "{side} penetration in all: {total}."),
-    "troops_gathered": (
-        "{side}聚集到第{slot}格（左邻调入 {from_left}，右邻调入 {from_right}）。",
-        "{side} gathered into slot {slot} ({from_left} from the left, {from_right} from the right).",
-    ),
-    "no_damage": ("{side}第{slot}格未造成伤害。", "{side} slot {slot} dealt no damage."),
-    "annihilated": ("{side}第{slot}格全灭。", "{side} slot {slot} was annihilated."),
-    "morale_changed": ("{side}士气 {before} → {after}。", "{side} morale {before} → {after}."),
-    "round_resolved": (
-        "第 {round} 回合结束：士气 {side_A} {mA} / {side_B} {mB}。",
-        "Round {round} over: morale {side_A} {mA} / {side_B} {mB}.",
-    ),
-    "order_revealed": (
-        "隐藏指令生效：{side}{order}（第{slot}格）。",
-        "Hidden order took effect: {side} {order} (slot {slot}).",
-    ),
     "game_over": ("游戏结束，{result}。", "Game over. {result}."),
-    "orders_revealed": ("全部指令公开。", "All orders revealed."),
-    "intel": (
-        "情报：{side}{order}{detail}（{status}）。",
-        "Intel: {side} {order}{detail} ({status}).",
-    ),
-    "intel_gone": (
-        "情报：{side}撤回了被侦察到的指令。",
-        "Intel: {side} withdrew the order that was seen.",
-    ),
-    "intel_plain": ("情报：{side}{order}{detail}。", "Intel: {side} {order}{detail}."),
-    "disguised_order_announced": (
-        "你的{order}被公布为{shown}。",
-        "Your {order} was announced as {shown}.",
-    ),
-    "commander_set": ("{side}指挥官：{name}。", "{side}'s commander: {name}."),
-    "director_set_morale": (
-        "导演将{side}士气设为 {after}。",
-        "The director set {side} morale to {after}.",
-    ),
-    "director_set_troops": (
-        "导演将{side}第{slot}格兵力设为 {after}。",
-        "The director set {side} slot {slot} to {after}.",
-    ),
-    "director_closed_phase": ("导演结束了当前阶段。", "The director closed the phase."),
     "paused": ("导演暂停了游戏。", "The director paused the game."),
     "resumed": ("游戏继续。", "The game resumed."),
     "deadline_extended": ("截止时间已延长。", "The deadline was extended."),
@@ -1387,77 +767,6 @@ _EVENTS: dict[str, tuple[str, str]] = {
         "What was sealed (director only), {when}: {contents}.",
     ),
     # island
-    "placed": ("{name} 出现在 {at}。", "{name} starts at {at}."),
-    "moved": (
-        "{name} 从 {from_} 移动到 {to}{hidden}。",
-        "{name} moved from {from_} to {to}{hidden}.",
-    ),
-    "moved_away": ("{name} 离开了 {from_}。", "{name} left {from_}."),
-    "moved_in": ("{name} 来到 {to}。", "{name} arrived at {to}."),
-    "moved_unseen": ("{name} 移动了。", "{name} moved."),
-    "encounter": (
-        "{name} 在路上遇到{monster}：{fight}。",
-        "{name} met a {monster} on the way: {fight}.",
-    ),
-    "explored_nothing": ("探索结果：什么也没找到。", "Explored: found nothing."),
-    "explored_food": ("探索结果：找到食物 {count} 份。", "Explored: found {count} food."),
-    "explored_item": ("探索结果：找到{item} ×{count}。", "Explored: found {item} × {count}."),
-    "explored_monster": (
-        "探索时遇到{monster}：{fight}。",
-        "Explored and met a {monster}: {fight}.",
-    ),
-    "explored_story": ("探索触发了剧情：{title}。", "Exploring started a story: {title}."),
-    "explored": ("探索完毕。", "Explored."),
-    "pk_posted": ("{names} 发起 PK。", "PK posted: {names}."),
-    "pk_joined": ("{name} 加入 PK（{side}）。", "{name} joined the PK ({side})."),
-    "pk_fled": ("{name} 逃离了 PK。", "{name} fled the PK."),
-    "pk_resolved": ("PK 结束：{winner}获胜{losses}。", "PK over: the {winner} won{losses}."),
-    "hunt_won": (
-        "{hunters} 打猎{monster}成功，分得食物：{shares}。",
-        "{hunters} hunted a {monster} and won; food: {shares}.",
-    ),
-    "hunt_lost": (
-        "{hunters} 打猎{monster}失败：{losses}。",
-        "{hunters} hunted a {monster} and lost: {losses}.",
-    ),
-    "hunt": ("打猎结束。", "The hunt is over."),
-    "ate": (
-        "进食 {eaten} 份：饥饿 {hunger}，剩余食物 {food}。",
-        "Ate {eaten}: hunger {hunger}, {food} food left.",
-    ),
-    "gave": ("{giver} 把{item} ×{count} 给了 {to}。", "{giver} gave {item} × {count} to {to}."),
-    "order_posted": ("已提交{order}（目标 {target}）。", "{order} submitted (target {target})."),
-    "target_moved": (
-        "你的暗杀目标在结算前移动了，你可以更改或撤销。",
-        "Your target moved before 24:00: you may change or cancel.",
-    ),
-    "held_move_done": ("挂起的移动已完成。", "Your held move has completed."),
-    "story_triggered": (
-        "触发剧情：{title}（{name}，{at}）。{text}",
-        "Story triggered: {title} ({name}, {at}). {text}",
-    ),
-    "story_resolved": ("剧情结算：{text}", "Story resolved: {text}"),
-    "director_action": ("导演操作：{action}{detail}。", "Director action: {action}{detail}."),
-    "announcement": ("公告：{text}", "Announcement: {text}"),
-    "death": ("{name} 死亡（{cause}）。", "{name} died ({cause})."),
-    "death_announced": ("{name} 死亡。", "{name} is dead."),
-    "monster_attack": ("{time}{monster}来袭：{fight}。", "{time}A {monster} attacked: {fight}."),
-    "night_encounter": (
-        "夜里在 {at} 遇到{monster}：{fight}。",
-        "In the night at {at}, met a {monster}: {fight}.",
-    ),
-    "night_report": (
-        "第 {day} 天结算报告：体力 {stamina}/{max_stamina}，战力 {power}，饥饿 {hunger}，食物 {food}。{notes}",
-        "Report for day {day}: stamina {stamina}/{max_stamina}, power {power}, hunger {hunger}, food {food}. {notes}",
-    ),
-    "day_report": (
-        "第 {day} 天结束。死亡：{deaths}。存活：{alive}。",
-        "Day {day} is over. Dead: {deaths}. Alive: {alive}.",
-    ),
-    "director_report": (
-        "第 {day} 天导演报告：{parts}。",
-        "Director's report for day {day}: {parts}.",
-    ),
 }
 
 CAUSES: dict[str, tuple[str, str]] = {
@@ -1733,7 +1042,8 @@ def describe_event(
         fields["fight"] = fight(data)
     elif kind == "explored":
         found = str(data.get("found"))
-        key = f"explored_{found}" if f"explored_{found}" in _EVENTS else "explored"
+        known = f"explored_{found}" in _EVENTS or f"event.explored_{found}" in words
+        key = f"explored_{found}" if known else "explored"
         fields["item"] = item(data.get("item"))
         encounter = data.get("encounter") or {}
         fields["monster"] = beast(encounter.get("monster"))
@@ -1770,7 +1080,7 @@ def describe_event(
         fields["text"] = data.get("text") or ""
     elif kind == "director_action":
         action = str(data.get("action"))
-        fields["action"] = pick(lang, *TOOL_NAMES.get(action, (action, action)))
+        fields["action"] = tool_name(ruleset, action, lang)
         fields["detail"] = _tool_detail(data.get("args") or {}, lang, name, item, side)
     elif kind == "death":
         fields["name"] = data.get("name") or name(data.get("player"))
@@ -1808,7 +1118,7 @@ def _sealed_order(o: Mapping[str, Any], ruleset: str, lang: str, names: Mapping[
         return f"{label} {names.get(str(o['target']), '?')}"
     body = o.get("body")
     if isinstance(body, Mapping) and isinstance(body.get("slot"), int):
-        slot = translator(lang)("slot_n", n=body["slot"])
+        slot = game_translator(lang, ruleset)("slot_n", n=body["slot"])
         return f"{label} ({slot})" if lang == "en" else f"{label}（{slot}）"
     return label
 

@@ -79,8 +79,6 @@ from app.web.flash import clear_flash, peek_flash, set_flash
 from app.web.messages import (
     LANG_COOKIE,
     LANGS,
-    SETTING_LABELS,
-    TOOL_NAMES,
     UI,
     choose_language,
     describe_event,
@@ -89,7 +87,9 @@ from app.web.messages import (
     game_translator,
     game_words,
     pick,
+    setting_label,
     side_name,
+    tool_name,
     translator,
 )
 
@@ -588,8 +588,8 @@ def _my_numbers(game: Game, principal: Principal) -> dict[str, Any]:
     return {key: seen.get(key) for key in numbers if isinstance(seen.get(key), int)}
 
 
-def _changed(was: dict[str, Any], now: dict[str, Any], lang: str) -> list[str]:
-    t = translator(lang)
+def _changed(was: dict[str, Any], now: dict[str, Any], lang: str, ruleset: str) -> list[str]:
+    t = game_translator(lang, ruleset)
     return [
         t("changed_to", label=t(key), old=was[key], new=now[key])
         for key in was
@@ -626,7 +626,7 @@ async def _player_action(
             result = await do(session, game, principal, form)
             moment = _moment(game)  # where the answer leaves the game (a ready may end a phase)
             lines = await _my_private_lines(session, game, principal, before, lang)
-            return result, lines + _changed(was, _my_numbers(game, principal), lang)
+            return result, lines + _changed(was, _my_numbers(game, principal), lang, game.ruleset)
 
         result, lines = await act(request, game_id, token, act_on)
     except AppError as error:
@@ -903,13 +903,14 @@ async def create_game(request: Request) -> Response:
             scenario_text = game_pages(ruleset).example_scenario()
     except (ValueError, UnicodeDecodeError) as problem:
         field = str(problem)
-        label = SETTING_LABELS.get(field)
-        if label and views.is_duration(field):
+        known = setting_label(ruleset, field, "zh") != field
+        label = (setting_label(ruleset, field, "zh"), setting_label(ruleset, field, "en"))
+        if known and views.is_duration(field):
             message = {
                 "zh": f"填写有误：{label[0]}须为大于 0 的数（或留空表示不限时）",
                 "en": f"Please check: {label[1]} must be a number above 0 (or empty: no limit)",
             }
-        elif label:
+        elif known:
             message = {"zh": f"填写有误：{label[0]}", "en": f"Please check: {label[1]}"}
         else:
             message = {"zh": f"填写有误：{problem}", "en": f"Please check: {problem}"}
@@ -923,7 +924,7 @@ async def create_game(request: Request) -> Response:
         return _refused_new(request, form, ruleset, _problem(error))
 
     async def create(session: AsyncSession) -> Any:
-        title = title_in or scenario.get("title") or translator(lang)(f"ruleset_{ruleset}")
+        title = title_in or scenario.get("title") or game_title(ruleset, lang)
         merged = {**scenario.get("settings", {}), **settings}
         created = await games_service.create_game(
             session, ruleset, str(title)[:200], merged, timezone, {}, now(request)
@@ -1013,6 +1014,7 @@ async def _console(request: Request, game_id: str) -> Response:
         posts={p["id"]: p["title"] for p in publishing["posts"]},
         channels={c["id"]: c["name"] for c in publishing["channels"]},
         items=page["settings"].get("items", {}),
+        ruleset=ruleset,
     )
     typed: dict[str, Any] = {"id": "", "values": {}}
     if isinstance(flash.get("form"), dict) and isinstance(flash["form"].get("values"), dict):
@@ -1033,7 +1035,7 @@ async def _console(request: Request, game_id: str) -> Response:
         (x for x in page["timers"] if x.get("kind") not in SERVICE_TIMER_KINDS),
         key=lambda x: (x.get("due_at") is None, x.get("due_at") or "", x.get("kind") or ""),
     )
-    context["next_timer"] = views.timer_text(game_timers[0], lang) if game_timers else ""
+    context["next_timer"] = views.timer_text(game_timers[0], lang, ruleset) if game_timers else ""
     context["has_midnight"] = any(x.get("kind") == "midnight" for x in game_timers)
     shown: dict[str, Any] = flash["shown"] if isinstance(flash.get("shown"), dict) else {}
     origin = str(request.base_url).rstrip("/")
@@ -1296,7 +1298,7 @@ async def director_tool(request: Request, game_id: str) -> Response:
         chosen = str(form.get("action") or "")
         if chosen == "resolve_story":
             return t("notice_story")
-        return t("notice_tool", what=pick(lang, *TOOL_NAMES.get(chosen, (chosen, chosen))))
+        return t("notice_tool", what=tool_name("", chosen, lang))
 
     def form_id(form: FormData) -> str:
         chosen = str(form.get("action") or "")

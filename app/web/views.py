@@ -24,19 +24,17 @@ from app.web.messages import (
     CHANNEL_KINDS,
     CONFIG_LABELS,
     POST_KINDS,
-    SETTING_CHOICES,
-    SETTING_HELP,
-    SETTING_LABELS,
-    TOOL_HELP,
-    TOOL_NAMES,
     describe_event,
     game_pages,
     game_title,
     game_translator,
+    game_word,
     order_name,
     phase_name,
     pick,
+    setting_label,
     side_name,
+    tool_name,
     translator,
 )
 
@@ -112,10 +110,10 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
     """The game's events in the order they happened, oldest first, like a forum thread
     (the box opens scrolled to the newest). On the director's feed, a line only some
     players saw names them first ("致 张三：你吃了 1 份食物…")."""
-    t = translator(lang)
     events = page["events"]
     tz = page["summary"]["timezone"]
     ruleset = page["summary"]["ruleset"]
+    t = game_translator(lang, ruleset)
     names = page["names"]
     settings = page.get("settings") or {}
     sep = ", " if lang == "en" else "、"
@@ -312,11 +310,12 @@ def audit_lines(
     posts: Mapping[str, str] | None = None,
     channels: Mapping[str, str] | None = None,
     items: Mapping[str, Any] | None = None,
+    ruleset: str = "",
 ) -> list[JSON]:
     """Newest first, each entry one sentence in the reader's language: what the director
     did, with names (players, posts, channels, forum names), never ids or codes.
     ``posts``/``channels``: id -> title/name of those the console still knows."""
-    t = translator(lang)
+    t = game_translator(lang, ruleset)
     posts, channels, items = posts or {}, channels or {}, items or {}
     colon = ": " if lang == "en" else "："
 
@@ -328,7 +327,7 @@ def audit_lines(
 
     def line(action: str, data: Mapping[str, Any]) -> str:
         if action == "add_player":
-            extra = [side_name(data["side"], lang)] if data.get("side") else []
+            extra = [side_name(data["side"], lang, ruleset)] if data.get("side") else []
             if data.get("forum_name"):
                 extra.append(t("audit_forum_is", name=data["forum_name"]))
             text = t("audit_add_player", name=data.get("name") or player(data.get("player_id")))
@@ -399,7 +398,7 @@ def audit_lines(
             return t("audit_set_forum")
         if action in ("start", "pause", "resume", "archive_game"):
             return t(f"audit_{action}")
-        if action in TOOL_NAMES:
+        if game_word(ruleset, f"tool.{action}", lang):
             return tool_text(action, data)
         return t("audit_other")
 
@@ -421,7 +420,7 @@ def audit_lines(
             if key in ("player", "player_id", "target"):
                 shown = player(value)
             elif key == "side":
-                shown = side_name(str(value), lang)
+                shown = side_name(str(value), lang, ruleset)
             elif key == "to" and isinstance(value, list) and len(value) == 2:
                 shown = "({},{})".format(*value)
             elif key == "item":
@@ -435,7 +434,7 @@ def audit_lines(
             else:
                 continue
             bits.append(f"{label} {shown}" if label else shown)
-        name = pick(lang, *TOOL_NAMES[action])
+        name = tool_name(ruleset, action, lang)
         return name + (colon + t("list_sep").join(bits) if bits else "")
 
     out = []
@@ -453,9 +452,9 @@ def audit_lines(
     return out
 
 
-def timer_text(timer: Mapping[str, Any], lang: str) -> str:
+def timer_text(timer: Mapping[str, Any], lang: str, ruleset: str = "") -> str:
     """A game timer the director ran, in words: "20:00 的野兽检定", "第 1 回合部署阶段"."""
-    t = translator(lang)
+    t = game_translator(lang, ruleset)
     kind, data = timer.get("kind"), timer.get("data") or {}
     if kind == "monster_check":
         return t("ran_monster_check", time=data.get("time") or timer.get("key") or "")
@@ -464,7 +463,7 @@ def timer_text(timer: Mapping[str, Any], lang: str) -> str:
     if kind == "pk":
         return t("ran_pk")
     if kind == "phase" and data.get("phase"):
-        phase = phase_name("", str(data["phase"]), lang)
+        phase = phase_name(ruleset, str(data["phase"]), lang)
         if data.get("round"):
             return t("ran_phase", n=data["round"], phase=phase)
         return t("ran_phase_only", phase=phase)
@@ -491,7 +490,7 @@ def tool_forms(
     ruleset: str, schema: Mapping[str, Any] | None, page: Mapping[str, Any], lang: str
 ) -> list[JSON]:
     """One small form per director action of the ruleset (close_phase is "advance")."""
-    t = translator(lang)
+    t = game_translator(lang, ruleset)
     if not schema:
         return []
     members = variants(schema, "action")
@@ -535,13 +534,12 @@ def tool_forms(
             else:
                 field = _generic(prop, base)
             fields.append(field)
-        names = TOOL_NAMES.get(action, (action, action))
         out.append(
             {
                 "action": action,
-                "name": pick(lang, *names),
+                "name": tool_name(ruleset, action, lang),
                 "rule": rule_of(member.get("description")),
-                "help": pick(lang, *TOOL_HELP[action]) if action in TOOL_HELP else "",
+                "help": game_word(ruleset, f"tool.{action}.help", lang) or "",
                 "fields": fields,
                 "confirm": action in IRREVERSIBLE_TOOLS,
             }
@@ -600,7 +598,7 @@ def settings_fields(
     and help in the reader's language, every choice in words; phase lengths in minutes
     or hours; the complex ones (maps, tables) as JSON text areas. ``typed``: what a
     refused form held, shown again instead of the defaults."""
-    t = translator(lang)
+    t = game_translator(lang, ruleset)
     sides = game_pages(ruleset).sides if ruleset else ()
     typed = typed or {}
     refilled = bool(typed)
@@ -610,8 +608,8 @@ def settings_fields(
         if name == "timezone":
             continue  # the form asks for the game's time zone once, for every game
         description = str(prop.get("description") or "")
-        label = pick(lang, *SETTING_LABELS[name]) if name in SETTING_LABELS else name
-        help_text = pick(lang, *SETTING_HELP[name]) if name in SETTING_HELP else ""
+        label = setting_label(ruleset, name, lang)
+        help_text = game_word(ruleset, f"setting.{name}.help", lang) or ""
         base: dict[str, Any] = {
             "name": name,
             "label": label,
@@ -622,7 +620,10 @@ def settings_fields(
         default = defaults.get(name)
         current = typed.get(name, default) if refilled else default
         kind = prop.get("type")
-        choices = SETTING_CHOICES.get(name, {})
+
+        def choice(value: Any, name: str = name) -> str:
+            return game_word(ruleset, f"setting.{name}.{value}", lang) or str(value)
+
         if is_duration(name):
             amount, unit = duration_value(default)
             if refilled and name in typed:
@@ -630,10 +631,7 @@ def settings_fields(
             units = [("60", t("minutes_unit")), ("3600", t("hours_unit"))]
             simple.append(Field(kind="duration", value=(amount, unit), options=units, **base))
         elif isinstance(prop.get("enum"), list):
-            options = [
-                (str(v), pick(lang, *choices[str(v)]) if str(v) in choices else str(v))
-                for v in prop["enum"]
-            ]
+            options = [(str(v), choice(v)) for v in prop["enum"]]
             simple.append(Field(kind="select", options=options, value=str(current), **base))
         elif kind == "boolean":
             on = name in typed if refilled else bool(default)
@@ -675,7 +673,7 @@ def settings_fields(
             if name == "enabled_orders":
                 options = [(v, order_name(ruleset, v, lang)) for v in values]
             else:
-                options = [(v, pick(lang, *choices[v]) if v in choices else v) for v in values]
+                options = [(v, choice(v)) for v in values]
             chosen = typed.get(name, []) if refilled else list(default or [])
             chosen = [chosen] if isinstance(chosen, str) else list(chosen)
             simple.append(Field(kind="checkboxes", options=options, value=chosen, **base))

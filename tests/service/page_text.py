@@ -199,6 +199,8 @@ def game_codes() -> frozenset[str]:
     codes: set[str] = set(messages._EVENTS)
     for ruleset in all_rulesets().values():
         codes.add(ruleset.name)
+        words = messages.game_words(ruleset.name)
+        codes |= {k.split(".")[1] for k in words if k.startswith("event.")}
         for model in (
             ruleset.settings_model,
             ruleset.view_model,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from app.rules.island.words.page_events import EVENTS
+from app.rules.island.words.page_settings import SETTINGS
+
 PAGES: dict[str, tuple[str, str]] = {
     "page.title": ("另一面", "The Other Side"),
     "page.phase_day": ("白天", "Daytime"),  # the header: "Day 2 · Daytime", not "Day 2 · Day"
@@ -29,4 +32,47 @@ PAGES: dict[str, tuple[str, str]] = {
         "已修改暗杀（目标 {target}）。",
         "Assassination changed (target {target}).",
     ),
+    # the words of its page parts
+    "page.map": ("地图", "Map"),
+    "page.you": ("你", "you"),
+    "page.unknown_cell": ("视野外", "out of sight"),
+    "page.stamina": ("体力", "Stamina"),
+    "page.hunger": ("饥饿", "Hunger"),
+    "page.power": ("战力", "Power"),
+    "page.ill": ("生病", "Ill"),
+    "page.food": ("食物", "Food"),
+    "page.inventory": ("物品", "Items"),
+    "page.equipped": ("装备", "Equipped"),
+    "page.vision": ("视野", "Vision"),
+    "page.debt": ("体力欠债", "Stamina debt"),
+    "page.position": ("位置", "Position"),
+    "page.monsters_here": ("野兽", "Beasts"),
+    "page.players_here": ("玩家", "Players"),
+    "page.reports": ("私人报告", "Private reports"),
+    "page.alive_players": ("存活玩家", "Players alive"),
+    "page.dead_players": ("已死亡", "Dead"),
+    "page.announcements": ("公告", "Announcements"),
+    "page.direction": ("方向", "Direction"),
+    "page.dir_up": ("上（北）", "up (north)"),
+    "page.dir_down": ("下（南）", "down (south)"),
+    "page.dir_left": ("左（西）", "left (west)"),
+    "page.dir_right": ("右（东）", "right (east)"),
+    "page.hidden_move": ("隐藏移动", "hidden move"),
+    "page.follow": ("追踪目标（无论其去向）", "follow the target wherever they go"),
+    "page.path": ("路线", "Path"),
+    "page.item": ("物品", "Item"),
+    "page.to_player": ("给", "To"),
+    "page.monster": ("野兽", "Beast"),
+    "page.challenge": ("PK", "PK"),
+    "page.pk_side": ("加入哪一方", "Which side"),
+    "page.pk_attack": ("进攻方", "attackers"),
+    "page.pk_defend": ("防守方", "defenders"),
+    "page.use_weapon": ("使用有次数限制的武器", "use a limited-use weapon"),
+    "page.unequip": ("卸下武器", "unequip"),
+    "page.target_moved_note": (
+        "目标已移动，可修改或撤销",
+        "target moved: you may change or cancel",
+    ),
+    **SETTINGS,
+    **EVENTS,
 }
