@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from app.rules.registry import all_rulesets
-from app.web.messages import _EVENTS, UI, describe_event, game_words
+from app.web.lines import describe_event
+from app.web.messages import UI, game_words
+from app.web.words.events import EVENTS as _EVENTS
 
 APP = Path(__file__).resolve().parents[2] / "app"
 EMIT = re.compile(r'emit\(\s*"([a-z_]+)"')

@@ -119,7 +119,7 @@ async def test_when_even_the_error_page_cannot_render_a_plain_html_page_answers(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("templates are broken")
 
-    monkeypatch.setattr(routes, "render", broken)
+    monkeypatch.setattr(routes.templates, "get_template", broken)
     page = await browse(browser(), f"/g/{game.id}")
     assert page.status_code == 500 and page.headers["content-type"].startswith("text/html")
     assert "出错了" in text_of(page) and "操作未生效" in text_of(page)
