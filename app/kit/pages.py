@@ -132,6 +132,8 @@ class Pages:
     # Numbers of the player's own view an instant action may change ("stamina"): the page
     # tells the player each that changed.
     action_numbers: tuple[str, ...] = ()
+    # Director tools that cannot be undone: their forms ask for a confirmation.
+    irreversible_tools: frozenset[str] = frozenset()
 
     # --- words ---------------------------------------------------------------------------
     def side_name(self, side: str | None, t: Translate) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from app.kit.pages import number, readable
 from app.kit.words import pick as kit_pick
 from app.web.messages import (
+    game_pages,
     game_translator,
     game_words,
     order_name,
@@ -138,7 +139,9 @@ def describe_event(
         for k, v in data.items()
         if isinstance(k, str) and not isinstance(v, dict | list) and v is not None
     }
-    fields["side_A"], fields["side_B"] = side("A"), side("B")
+    sides = game_pages(ruleset).sides
+    for s in sides:
+        fields[f"side_{s}"] = side(s)
     fields["side"] = side(data.get("side"))
     fields["detail"] = ""
     if "phase" in data:
@@ -152,7 +155,8 @@ def describe_event(
         winner = data.get("winner")
         fields["result"] = t("draw") if winner == "draw" else t("winner_is", side=side(winner))
     elif kind == "deployment_revealed":
-        fields["A"], fields["B"] = _join(data.get("A"), lang), _join(data.get("B"), lang)
+        for s in sides:
+            fields[s] = _join(data.get(s), lang)
         late = [side(s) for s in data.get("defaulted") or []]
         rule = MISSING_DEPLOYMENT.get(str(data.get("default_rule")), MISSING_DEPLOYMENT["even"])
         fields["defaulted"] = _say(rule, lang, sides=sep.join(late)) if late else ""
@@ -195,7 +199,8 @@ def describe_event(
         fields["order"] = order(data.get("order_type"))
     elif kind == "round_resolved":
         morale = data.get("morale", {})
-        fields["mA"], fields["mB"] = number(morale.get("A")), number(morale.get("B"))
+        for s in sides:
+            fields[f"m{s}"] = number(morale.get(s))
     elif kind == "intel":
         face: Mapping[str, Any] = data.get("order") or {}
         fields["order"] = order(face.get("type")) if face else ""
@@ -222,7 +227,7 @@ def describe_event(
             )
         sealed = data.get("sealed") or {}
         fields["contents"] = ("; " if en else "；").join(
-            f"{side(owner) if owner in ('A', 'B') else name(owner)}{': ' if en else '：'}"
+            f"{side(owner) if owner in sides else name(owner)}{': ' if en else '：'}"
             + (
                 sep.join(_sealed_order(o, ruleset, lang, names) for o in orders)
                 if orders
@@ -289,7 +294,7 @@ def describe_event(
     elif kind == "director_action":
         action = str(data.get("action"))
         fields["action"] = tool_name(ruleset, action, lang)
-        fields["detail"] = _tool_detail(data.get("args") or {}, lang, name, item, side)
+        fields["detail"] = _tool_detail(data.get("args") or {}, lang, name, item, side, sides)
     elif kind == "death":
         fields["name"] = data.get("name") or name(data.get("player"))
         cause = str(data.get("cause"))
@@ -337,6 +342,7 @@ def _tool_detail(
     name: Callable[[Any], str],
     item: Callable[[Any], str],
     side: Callable[[Any], str],
+    sides: tuple[str, ...] = (),
 ) -> str:
     """What a director action was applied to: "（李四 → (2,3)）", "（张三，绳子 ×1）"."""
     t = translator(lang)
@@ -346,7 +352,7 @@ def _tool_detail(
         parts.append(name(who))
     if isinstance(args.get("players"), list) and args["players"]:
         parts.append(("、" if lang != "en" else ", ").join(name(p) for p in args["players"]))
-    if args.get("side") in ("A", "B"):
+    if args.get("side") in sides:
         parts.append(side(args["side"]))
     if isinstance(args.get("to"), list):
         parts.append(f"→ {_cell(args['to'])}")

@@ -312,7 +312,7 @@ async def director_tool(request: Request, game_id: str) -> Response:
         return "stories" if form.get("action") == "resolve_story" else "tools"
 
     def irreversible(form: FormData) -> bool:
-        return str(form.get("action") or "") in views.IRREVERSIBLE_TOOLS
+        return views.irreversible_tool(str(form.get("action") or ""))
 
     return await _director_action(
         request,

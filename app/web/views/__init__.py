@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from app.web.views.base import duration, local_time, minutes_text, remaining
 from app.web.views.console import (
-    IRREVERSIBLE_TOOLS,
     audit_lines,
     duration_value,
     durations_in,
+    irreversible_tool,
     is_duration,
     ran_text,
     settings_fields,
@@ -32,7 +32,6 @@ from app.web.views.publishing import (
 __all__ = [
     "FEED_SHOWN",
     "FORMATS",
-    "IRREVERSIBLE_TOOLS",
     "SOURCE_FORMATS",
     "audit_lines",
     "duration",
@@ -41,6 +40,7 @@ __all__ = [
     "feed",
     "forum_link",
     "header",
+    "irreversible_tool",
     "is_duration",
     "local_time",
     "markdown_preview",

@@ -10,6 +10,7 @@ from typing import Any
 from starlette.datastructures import FormData
 
 from app.rules.base import JSON
+from app.rules.registry import all_rulesets
 from app.web.forms import Field, properties, resolve, rule_of, variants
 from app.web.messages import (
     CHANNEL_KINDS,
@@ -210,7 +211,11 @@ def ran_text(advanced: Mapping[str, Any], lang: str) -> str:
 
 # --- director tools -------------------------------------------------------------------------
 # Tools that cannot be undone: their forms have a confirmation box the server requires.
-IRREVERSIBLE_TOOLS = frozenset({"kill_player", "end_game"})
+def irreversible_tool(action: str, ruleset: str = "") -> bool:
+    """Whether a director tool cannot be undone (it asks for a confirmation): the game's
+    ``Pages.irreversible_tools``; without a game, any game's."""
+    games = [ruleset] if ruleset else list(all_rulesets())
+    return any(action in game_pages(g).irreversible_tools for g in games)
 
 
 def tool_forms(
@@ -268,7 +273,7 @@ def tool_forms(
                 "rule": rule_of(member.get("description")),
                 "help": game_word(ruleset, f"tool.{action}.help", lang) or "",
                 "fields": fields,
-                "confirm": action in IRREVERSIBLE_TOOLS,
+                "confirm": irreversible_tool(action, ruleset),
             }
         )
     return out

@@ -31,6 +31,7 @@ def _example() -> dict[str, int]:
 class IslandPages(Pages):
     templates = HERE / "templates" / "pages"
     action_numbers = ("stamina", "power", "food", "hunger")
+    irreversible_tools = frozenset({"kill_player", "end_game"})
 
     def header_bits(self, view: Mapping[str, Any], t: Translate) -> list[str]:
         return [t("day_n", n=view["day"])] if view.get("day") else []
