@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.kit.pages import number, readable
+from app.kit.words import Words
 from app.kit.words import pick as kit_pick
 from app.web.messages import (
     game_pages,
@@ -22,15 +23,7 @@ from app.web.messages import (
     translator,
 )
 from app.web.words import UI
-from app.web.words.events import (
-    CAUSES,
-    EVENTS,
-    FIGHTS,
-    LOSSES,
-    MISSING_DEPLOYMENT,
-    NOTES,
-    OK,
-)
+from app.web.words.events import EVENTS, OK
 
 
 class _Formatter(string.Formatter):
@@ -63,6 +56,21 @@ def _moves(moves: Any, lang: str) -> str:
         else f"从第{m.get('from')}格调 {m.get('troops')} 到第{m.get('to')}格"
         for m in moves or []
         if isinstance(m, Mapping)
+    )
+
+
+def _word(words: Words, key: str, lang: str, **fields: Any) -> str | None:
+    """A game's word filled like an event line (a missing field reads "?"); None: none."""
+    pair = words.get(key)
+    return _say(pair, lang, **fields) if pair else None
+
+
+def _cause(words: Words, cause: Any, lang: str) -> str:
+    """Why someone died, in the game's words (the director's ruling when it has none)."""
+    return (
+        _word(words, f"page.cause.{cause}", lang)
+        or _word(words, "page.cause.director", lang)
+        or readable(str(cause), lang)
     )
 
 
@@ -115,14 +123,18 @@ def describe_event(
         return str(entry.get("name") or value or t("monster"))
 
     def fight(result: Mapping[str, Any]) -> str:
-        pair = FIGHTS.get(str(result.get("result")))
-        return _say(pair, lang, food=result.get("food", "?")) if pair else "?"
+        said = _word(
+            words, f"page.fight.{result.get('result')}", lang, food=result.get("food", "?")
+        )
+        return said or "?"
 
     def losses(values: Any) -> str:
         if not isinstance(values, Mapping):
             return ""
         return sep.join(
-            _say(LOSSES[str(v)], lang, name=name(k)) for k, v in values.items() if str(v) in LOSSES
+            said
+            for k, v in values.items()
+            if (said := _word(words, f"page.loss.{v}", lang, name=name(k)))
         )
 
     def slot_of(body: Any) -> str:
@@ -158,8 +170,10 @@ def describe_event(
         for s in sides:
             fields[s] = _join(data.get(s), lang)
         late = [side(s) for s in data.get("defaulted") or []]
-        rule = MISSING_DEPLOYMENT.get(str(data.get("default_rule")), MISSING_DEPLOYMENT["even"])
-        fields["defaulted"] = _say(rule, lang, sides=sep.join(late)) if late else ""
+        rule = f"page.missing_deployment.{data.get('default_rule')}"
+        if rule not in words:
+            rule = "page.missing_deployment.even"
+        fields["defaulted"] = (_word(words, rule, lang, sides=sep.join(late)) or "") if late else ""
     elif kind == "orders_announced":
         shown = [
             f"{side(o.get('side'))}{'' if not en else ' '}{order(o.get('type'))}"
@@ -294,11 +308,13 @@ def describe_event(
     elif kind == "director_action":
         action = str(data.get("action"))
         fields["action"] = tool_name(ruleset, action, lang)
-        fields["detail"] = _tool_detail(data.get("args") or {}, lang, name, item, side, sides)
+        fields["detail"] = _tool_detail(
+            data.get("args") or {}, lang, words, name, item, side, sides
+        )
     elif kind == "death":
         fields["name"] = data.get("name") or name(data.get("player"))
         cause = str(data.get("cause"))
-        fields["cause"] = pick(lang, *CAUSES.get(cause, CAUSES["director"]))
+        fields["cause"] = _cause(words, cause, lang)
     elif kind == "death_announced":
         fields["name"] = data.get("name") or name(data.get("player"))
     elif kind in ("monster_attack", "night_encounter"):
@@ -308,13 +324,13 @@ def describe_event(
         fields["time"] = f"{data['time']} " if data.get("time") else ""
     elif kind == "night_report":
         fields["notes"] = " ".join(
-            filter(None, (_note(n, lang, names, world) for n in data.get("notes", [])))
+            filter(None, (_note(n, lang, words, names, world) for n in data.get("notes", [])))
         )
     elif kind == "day_report":
         fields["deaths"] = sep.join(d.get("name", "?") for d in data.get("deaths", [])) or t("none")
         fields["alive"] = sep.join(a.get("name", "?") for a in data.get("alive", [])) or t("none")
     elif kind == "director_report":
-        fields["parts"] = _director_report(data, lang, names, world)
+        fields["parts"] = _director_report(data, lang, words, names, world)
     pair = words.get(f"event.{key}") or EVENTS.get(key)
     if pair is None:
         return readable(kind, lang)  # an event without words: never its raw kind
@@ -339,6 +355,7 @@ def _sealed_order(o: Mapping[str, Any], ruleset: str, lang: str, names: Mapping[
 def _tool_detail(
     args: Mapping[str, Any],
     lang: str,
+    words: Words,
     name: Callable[[Any], str],
     item: Callable[[Any], str],
     side: Callable[[Any], str],
@@ -362,7 +379,7 @@ def _tool_detail(
         parts.append(f"{number(args['delta']):+}")
     if args.get("cause"):
         cause = str(args["cause"])
-        parts.append(pick(lang, *CAUSES.get(cause, CAUSES["director"])))
+        parts.append(_cause(words, cause, lang))
     if isinstance(args.get("forbid"), bool):
         parts.append(t("forbid") if args["forbid"] else ("allow" if lang == "en" else "允许"))
     if isinstance(args.get("text"), str) and args["text"]:
@@ -376,7 +393,11 @@ def _tool_detail(
 
 
 def _director_report(
-    data: Mapping[str, Any], lang: str, names: Mapping[str, str], world: Mapping[str, Any]
+    data: Mapping[str, Any],
+    lang: str,
+    words: Words,
+    names: Mapping[str, str],
+    world: Mapping[str, Any],
 ) -> str:
     """The director's night: each assassination, the deaths, each player's private notes."""
     en = lang == "en"
@@ -416,7 +437,7 @@ def _director_report(
     parts.append(f"dead: {deaths or t('none')}" if en else f"死亡：{deaths or t('none')}")
     notes = data.get("notes") or {}
     for pid, items in notes.items() if isinstance(notes, Mapping) else []:
-        said = " ".join(filter(None, (_note(n, lang, names, world) for n in items or [])))
+        said = " ".join(filter(None, (_note(n, lang, words, names, world) for n in items or [])))
         if said:
             parts.append(f"{name(pid)}{': ' if en else '：'}{said}")
     stories = data.get("story_queue_open") or []
@@ -430,6 +451,7 @@ def _director_report(
 def _note(
     note: Mapping[str, Any],
     lang: str,
+    words: Words,
     names: Mapping[str, str],
     world: Mapping[str, Any] | None = None,
 ) -> str:
@@ -438,14 +460,14 @@ def _note(
         return pick(lang, note.get("zh"), note.get("en"))
     if kind == "counter_kill" and (note.get("against") or note.get("by")):
         kind = "counter_kill_against" if note.get("against") else "counter_kill_by"
-    pair = NOTES.get(kind)
+    pair = words.get(f"page.note.{kind}")
     if pair is None:
         return ""
     en = lang == "en"
     ok = note.get("success")
     kinds = (world or {}).get("monster_kinds", {})
     monster = str((kinds.get(str(note.get("monster"))) or {}).get("name") or note.get("monster"))
-    fight = FIGHTS.get(str(note.get("result")))
+    fight = _word(words, f"page.fight.{note.get('result')}", lang, food=note.get("food", "?"))
     other = note.get("by") or note.get("against")
     fields = {
         "target": names.get(str(note.get("target")), "?"),
@@ -456,9 +478,9 @@ def _note(
         "at": _cell(note.get("at")),
         "food_left": note.get("food_left"),
         "hunger": note.get("hunger"),
-        "cause": pick(lang, *CAUSES.get(str(note.get("cause")), CAUSES["director"])),
+        "cause": _cause(words, note.get("cause"), lang),
         "monster": monster,
-        "fight": _say(fight, lang, food=note.get("food", "?")) if fight else "?",
+        "fight": fight or "?",
         "time": f"{note['time']} " if note.get("time") else "",
     }
     fields["other"] = names.get(str(other), "?")

@@ -181,15 +181,14 @@ def audit_lines(
 
 
 def timer_text(timer: Mapping[str, Any], lang: str, ruleset: str = "") -> str:
-    """A game timer the director ran, in words: "20:00 的野兽检定", "第 1 回合部署阶段"."""
+    """A game timer the director ran, in words: "20:00 的野兽检定", "第 1 回合部署阶段" (a
+    game names its own timer kinds as ``page.ran_<kind>``)."""
     t = game_translator(lang, ruleset)
     kind, data = timer.get("kind"), timer.get("data") or {}
-    if kind == "monster_check":
-        return t("ran_monster_check", time=data.get("time") or timer.get("key") or "")
-    if kind == "midnight":
-        return t("ran_midnight")
-    if kind == "pk":
-        return t("ran_pk")
+    when = data.get("time") or timer.get("key") or ""
+    own = game_word(ruleset, f"page.ran_{kind}", lang, time=when)  # a game's own timer
+    if own:
+        return own
     if kind == "phase" and data.get("phase"):
         phase = phase_name(ruleset, str(data["phase"]), lang)
         if data.get("round"):

@@ -84,4 +84,58 @@ EVENTS: dict[str, tuple[str, str]] = {
         "第 {day} 天导演报告：{parts}。",
         "Director's report for day {day}: {parts}.",
     ),
+    # the words of its feed lines: deaths' causes, fights with beasts, a loser's loss, a night's private notes
+    "page.cause.assassination": ("暗杀", "assassination"),
+    "page.cause.counter_kill": ("反杀", "a counter-kill"),
+    "page.cause.starvation": ("饥饿", "starvation"),
+    "page.cause.illness": ("疾病", "illness"),
+    "page.cause.hunt": ("打猎", "a hunt"),
+    "page.cause.monster": ("野兽", "a beast"),
+    "page.cause.pk": ("PK", "a PK"),
+    "page.cause.director": ("导演判定", "the director"),
+    "page.fight.vanished": ("它没有攻击，离开了", "it did not attack and went away"),
+    "page.fight.won": ("战胜了它，获得食物 {food} 份", "beat it and got {food} food"),
+    "page.fight.lost": ("败给了它，战力下降", "lost to it and lost power"),
+    "page.fight.fled": ("败给了它，逃跑了（保住战力）", "lost to it and fled (power kept)"),
+    "page.fight.died": ("败给了它，死亡", "lost to it and died"),
+    "page.loss.lost": ("{name} 战力下降", "{name} lost power"),
+    "page.loss.fled": ("{name} 逃跑", "{name} fled"),
+    "page.loss.died": ("{name} 死亡", "{name} died"),
+    "page.note.assassination": (
+        "你对 {target} 的暗杀{ok}。",
+        "Your assassination of {target} {ok}.",
+    ),
+    "page.note.assassins_revealed": (
+        "暗杀你的人：{assassins}。",
+        "Your assassins were: {assassins}.",
+    ),
+    "page.note.assassination_missed": (
+        "暗杀目标不在预定位置。",
+        "Your target was not where you struck.",
+    ),
+    "page.note.assassination_void": (
+        "暗杀人数已满，你的暗杀无效。",
+        "Too many assassins: yours was void.",
+    ),
+    "page.note.counter_kill": ("反杀{ok}。", "Counter-kill {ok}."),
+    "page.note.counter_kill_against": (
+        "你对 {other} 的反杀{ok}。",
+        "Your counter-kill on {other} {ok}.",
+    ),
+    "page.note.counter_kill_by": (
+        "{other} 对你的反杀{ok}。",
+        "{other}'s counter-kill on you {ok}.",
+    ),
+    "page.note.night_position": ("你现在位于 {at}。", "You are now at {at}."),
+    "page.note.ate": ("你吃了 1 份食物，剩余 {food_left}。", "You ate 1 food; {food_left} left."),
+    "page.note.hungry": ("没有食物，饥饿度 {hunger}。", "No food: hunger {hunger}."),
+    "page.note.death": ("你死了（{cause}）。", "You died ({cause})."),
+    "page.note.night_encounter": (
+        "夜里在 {at} 遇到{monster}：{fight}。",
+        "In the night at {at}, met a {monster}: {fight}.",
+    ),
+    "page.note.monster_attack": (
+        "{time}{monster}来袭：{fight}。",
+        "{time}A {monster} attacked: {fight}.",
+    ),
 }

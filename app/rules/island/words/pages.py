@@ -32,6 +32,10 @@ PAGES: dict[str, tuple[str, str]] = {
         "已修改暗杀（目标 {target}）。",
         "Assassination changed (target {target}).",
     ),
+    # the director's timers
+    "page.ran_monster_check": ("{time} 的野兽检定", "the {time} beast check"),
+    "page.ran_midnight": ("24:00 结算", "the 24:00 settlement"),
+    "page.ran_pk": ("一场 PK 的结算", "a PK's resolution"),
     # the words of its page parts
     "page.map": ("地图", "Map"),
     "page.you": ("你", "you"),

@@ -87,4 +87,13 @@ EVENTS: dict[str, tuple[str, str]] = {
         "The director set {side} slot {slot} to {after}.",
     ),
     "event.director_closed_phase": ("导演结束了当前阶段。", "The director closed the phase."),
+    # the words of its feed lines: a deployment missed
+    "page.missing_deployment.even": (
+        "{sides}未按时部署，兵力已平均分配。",
+        " {sides} did not deploy in time: troops spread evenly.",
+    ),
+    "page.missing_deployment.forfeit": (
+        "{sides}未按时部署，判负。",
+        " {sides} did not deploy in time and forfeits.",
+    ),
 }
