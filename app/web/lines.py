@@ -399,7 +399,8 @@ def _director_report(
     names: Mapping[str, str],
     world: Mapping[str, Any],
 ) -> str:
-    """The director's night: each assassination, the deaths, each player's private notes."""
+    """The director's night report: each assassination, the deaths, each player's private
+    notes, the stories to resolve, in the game's words (``page.report.*``)."""
     en = lang == "en"
     t = translator(lang)
     sep = ", " if en else "、"
@@ -407,34 +408,25 @@ def _director_report(
     def name(pid: Any) -> str:
         return names.get(str(pid), "?")
 
+    def say(key: str, **fields: Any) -> str:
+        return kit_pick(words, f"page.report.{key}", lang, **fields) or ""
+
     parts: list[str] = []
     for a in data.get("assassinations") or []:
         ok = OK[bool(a.get("success"))][1 if en else 0]
         assassins = sep.join(name(x) for x in a.get("assassins") or [])
-        line = (
-            f"{assassins} assassinated {name(a.get('target'))}: {ok}"
-            if en
-            else f"{assassins} 暗杀 {name(a.get('target'))}{ok}"
-        )
+        line = say("assassination", assassins=assassins, target=name(a.get("target")), ok=ok)
         guarded = [name(x) for x in a.get("guarded") or []]
         if guarded:
-            line += (
-                f" (guarded against {sep.join(guarded)})"
-                if en
-                else f"（提防了 {sep.join(guarded)}）"
-            )
+            line += say("guarded", names=sep.join(guarded))
         for c in a.get("counter_kills") or []:
             c_ok = OK[bool(c.get("success"))][1 if en else 0]
-            line += (
-                f", counter-kill on {name(c.get('assassin'))} {c_ok}"
-                if en
-                else f"，反杀 {name(c.get('assassin'))}{c_ok}"
-            )
+            line += say("counter_kill", name=name(c.get("assassin")), ok=c_ok)
         parts.append(line)
     if not data.get("assassinations"):
-        parts.append("no assassination" if en else "无暗杀")
+        parts.append(say("no_assassination"))
     deaths = sep.join(d.get("name") or name(d.get("player")) for d in data.get("deaths") or [])
-    parts.append(f"dead: {deaths or t('none')}" if en else f"死亡：{deaths or t('none')}")
+    parts.append(say("dead", names=deaths or t("none")))
     notes = data.get("notes") or {}
     for pid, items in notes.items() if isinstance(notes, Mapping) else []:
         said = " ".join(filter(None, (_note(n, lang, words, names, world) for n in items or [])))
@@ -442,10 +434,8 @@ def _director_report(
             parts.append(f"{name(pid)}{': ' if en else '：'}{said}")
     stories = data.get("story_queue_open") or []
     if stories:
-        parts.append(
-            f"{len(stories)} stories to resolve" if en else f"待结算剧情 {len(stories)} 个"
-        )
-    return ("; " if en else "；").join(p.rstrip("。. ") for p in parts)
+        parts.append(say("stories", n=len(stories)))
+    return ("; " if en else "；").join(p.rstrip("。. ") for p in parts if p)
 
 
 def _note(

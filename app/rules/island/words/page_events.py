@@ -138,4 +138,14 @@ EVENTS: dict[str, tuple[str, str]] = {
         "{time}{monster}来袭：{fight}。",
         "{time}A {monster} attacked: {fight}.",
     ),
+    # the director's night report
+    "page.report.assassination": (
+        "{assassins} 暗杀 {target}{ok}",
+        "{assassins} assassinated {target}: {ok}",
+    ),
+    "page.report.guarded": ("（提防了 {names}）", " (guarded against {names})"),
+    "page.report.counter_kill": ("，反杀 {name}{ok}", ", counter-kill on {name} {ok}"),
+    "page.report.no_assassination": ("无暗杀", "no assassination"),
+    "page.report.dead": ("死亡：{names}", "dead: {names}"),
+    "page.report.stories": ("待结算剧情 {n} 个", "{n} stories to resolve"),
 }
