@@ -47,7 +47,7 @@ def grid(view: Mapping[str, Any], settings: Mapping[str, Any], t: Translate) -> 
                     "terrain_name": terrains.get(terrain_id, {}).get("name") or terrain_id
                     if visible
                     else "",
-                    "label": f"({x},{y})" + ("" if visible else " " + t("unknown_cell")),
+                    "label": f"({x},{y})" + ("" if visible else " " + t("page.unknown_cell")),
                     "here": here == (x, y),
                     # "★ you" marks the viewer's own cell; the others there by name.
                     "players": [p["name"] for p in cell["players"] if p["id"] != view.get("me")]
@@ -107,7 +107,7 @@ def own_orders(
                 "name": order_name(WORDS, order["type"], lang),
                 "body": _body(order, names, t, lang),
                 "status": t(f"order_status_{order['status']}"),
-                "note": t("target_moved_note") if order.get("target_moved") else "",
+                "note": t("page.target_moved_note") if order.get("target_moved") else "",
                 "changeable": order["status"] in ("pending", "held"),
                 "revisable": bool(order.get("target_moved")),
             }
@@ -121,17 +121,14 @@ def _body(order: Mapping[str, Any], names: Mapping[str, str], t: Translate, lang
     if order.get("target"):
         parts.append(names.get(str(order["target"]), t("player")))
     if order.get("path"):
-        route = "→".join(t(f"dir_{d}") for d in order["path"] if f"dir_{d}" in _DIR_KEYS)
-        parts.append(f"{t('path')} {route}")
+        route = "→".join(t(f"page.dir_{d}") for d in order["path"] if d in DIRECTIONS)
+        parts.append(f"{t('page.path')} {route}")
     if order.get("follow"):
-        parts.append(t("follow"))
+        parts.append(t("page.follow"))
     dest = order.get("dest")
     if isinstance(dest, list) and len(dest) == 2:
         parts.append(f"→ ({dest[0]},{dest[1]})")
     return (", " if lang == "en" else "，").join(parts)
-
-
-_DIR_KEYS = {f"dir_{d}" for d in ("up", "down", "left", "right")}
 
 
 def order_field(
@@ -153,7 +150,7 @@ def order_field(
 
     if name == "direction":
         allowed = choices if kind == "move" else list(DIRECTIONS)
-        options = [(d, t(f"dir_{d}")) for d in allowed]
+        options = [(d, t(f"page.dir_{d}")) for d in allowed]
         if kind == "flee":
             base["required"] = False
             options = [("", t("optional")), *options]
@@ -164,7 +161,8 @@ def order_field(
     if name == "path" and kind == "assassinate":
         paths = sorted({",".join(c["path"]) for c in choices})
         options = [
-            (p, "→".join(t(f"dir_{d}") for d in p.split(",")) if p else t("none")) for p in paths
+            (p, "→".join(t(f"page.dir_{d}") for d in p.split(",")) if p else t("none"))
+            for p in paths
         ]
         return Field(kind="select", options=options, **{**base, "required": False})
     if name == "target":
@@ -194,7 +192,7 @@ def order_field(
         def fight(cid: str) -> str:
             ch = known.get(cid)
             if not ch:
-                return t("challenge")
+                return t("page.challenge")
             return " vs ".join(
                 sep.join(who(p) for p in ch.get(k) or []) or t("none")
                 for k in ("attackers", "defenders")
@@ -204,15 +202,19 @@ def order_field(
         return Field(kind="select", options=[(c, fight(c)) for c in ids], **base)
     if name == "side" and kind == "pk_join":
         return Field(
-            kind="select", options=[("attack", t("pk_attack")), ("defend", t("pk_defend"))], **base
+            kind="select",
+            options=[("attack", t("page.pk_attack")), ("defend", t("page.pk_defend"))],
+            **base,
         )
     if name == "item" and kind == "equip":
         options = [(c, items.get(c, {}).get("name") or c) for c in choices]
         return Field(
-            kind="select", options=[*options, ("", t("unequip"))], **{**base, "required": False}
+            kind="select",
+            options=[*options, ("", t("page.unequip"))],
+            **{**base, "required": False},
         )
     if name == "item":
-        goods = [("food", t("food"))] if (view.get("food") or 0) > 0 else []
+        goods = [("food", t("page.food"))] if (view.get("food") or 0) > 0 else []
         goods += [(k, items.get(k, {}).get("name") or k) for k in (view.get("inventory") or {})]
         return Field(kind="select", options=goods, **base)
     if name in ("count", "food"):

@@ -90,7 +90,7 @@ def board(view: Mapping[str, Any], me: str | None, t: Translate, lang: str) -> J
         own = view["sides"][me]
         uses = own.get("order_uses", {}).get("left_this_phase")
         if uses is not None:
-            info.append(t("uses_left", n=uses))
+            info.append(t("page.uses_left", n=uses))
         cooling = own.get("cooldown_blocked") or []
         if cooling:
             info.append(
@@ -117,7 +117,7 @@ def own_orders(view: Mapping[str, Any], me: str | None, t: Translate, lang: str)
                 "name": order_name(WORDS, order["type"], lang),
                 "body": body_text(body, t, lang),
                 "status": t(f"order_status_{order['status']}"),
-                "phase": t(f"phase_{order['phase']}"),
+                "phase": t(f"phase.{order['phase']}"),
                 "changeable": order["status"] == "pending" and order["phase"] == view["phase"],
                 "revisable": order["type"] != "deploy",  # a new deployment replaces it
             }
@@ -133,7 +133,7 @@ def body_text(body: Mapping[str, Any], t: Translate, lang: str) -> str:
         if value is None:
             continue
         if key == "slot":
-            parts.append(t("slot_n", n=value))
+            parts.append(t("page.slot_n", n=value))
         elif key == "moves" and isinstance(value, list):
             parts.append(
                 ("; " if en else "；").join(
@@ -165,25 +165,27 @@ def order_field(
     lang: str,
 ) -> Field | None:
     if name == "slot" and "slot" in choices:
-        options = [(str(s), t("slot_n", n=s)) for s in choices["slot"]]
+        options = [(str(s), t("page.slot_n", n=s)) for s in choices["slot"]]
         return Field(kind="select", options=options, **base)
     if name == "troops" and "slots" in choices:
-        base["help"] = t("deploy_total", total=choices["total"])
+        base["help"] = t("page.deploy_total", total=choices["total"])
         return Field(
             kind="list", count=int(choices["slots"]), minimum=1, maximum=choices["total"], **base
         )
     if name == "moves":
         items = resolve(prop.get("items", {}), root)
-        sources = [(str(s), t("slot_n", n=s)) for s in choices.get("from", [])]
-        targets = [(str(s), t("slot_n", n=s)) for s in choices.get("to", [])]
+        sources = [(str(s), t("page.slot_n", n=s)) for s in choices.get("from", [])]
+        targets = [(str(s), t("page.slot_n", n=s)) for s in choices.get("to", [])]
         columns = []
         for sub, _sub_schema, _ in properties(items, root):
             if sub == "from":
                 columns.append(
-                    Field(name="from", label=t("from_slot"), kind="select", options=sources)
+                    Field(name="from", label=t("page.from_slot"), kind="select", options=sources)
                 )
             elif sub == "to":
-                columns.append(Field(name="to", label=t("to_slot"), kind="select", options=targets))
+                columns.append(
+                    Field(name="to", label=t("page.to_slot"), kind="select", options=targets)
+                )
             else:
                 columns.append(Field(name=sub, label=t("count"), kind="number", minimum=1))
         return Field(kind="rows", count=2, columns=columns, **base)
@@ -204,7 +206,7 @@ def order_field(
 def _slot_note(slot: Any, t: Translate, lang: str) -> str:
     if not isinstance(slot, int):
         return ""
-    label = t("slot_n", n=slot)
+    label = t("page.slot_n", n=slot)
     return f" ({label})" if lang == "en" else f"（{label}）"
 
 
@@ -237,10 +239,10 @@ def odds_model(
         "ways": result.get("ways", result["rounds"]),
         "bars": bars,
         "outcomes": [
-            (t("odds_win", side=side_label(side, t)), number_text(outcomes[side] * 100)),
-            (t("odds_win", side=side_label(enemy, t)), number_text(outcomes[enemy] * 100)),
+            (t("page.odds_win", side=side_label(side, t)), number_text(outcomes[side] * 100)),
+            (t("page.odds_win", side=side_label(enemy, t)), number_text(outcomes[enemy] * 100)),
             (t("draw"), number_text(outcomes["draw"] * 100)),
-            (t("odds_continue"), number_text(outcomes["continue"] * 100)),
+            (t("page.odds_continue"), number_text(outcomes["continue"] * 100)),
         ],
         "assumed": [
             order_name(WORDS, o["type"], lang) + _slot_note(o.get("slot"), t, lang)

@@ -75,11 +75,11 @@ class TeamBattlePages(Pages):
         return view.get("phase") not in ("finished", None)
 
     def order_tags(self, entry: Mapping[str, Any], t: Translate) -> list[str]:
-        tags = [t("order_public") if entry.get("public") else t("order_hidden")]
+        tags = [t("page.order_public") if entry.get("public") else t("page.order_hidden")]
         if entry.get("tier"):
-            tags.append(t("order_tier", n=entry["tier"]))
+            tags.append(t("page.order_tier", n=entry["tier"]))
         if entry.get("cost", 1) > 1:
-            tags.append(t("order_cost", n=entry["cost"]))
+            tags.append(t("page.order_cost", n=entry["cost"]))
         return tags
 
     def order_field(
@@ -110,8 +110,8 @@ class TeamBattlePages(Pages):
         lang: str,
     ) -> Part | None:
         side = view.get("you", {}).get("side")
-        if side is None:
-            return None
+        if side is None:  # not a side's player: nothing to preview until there is one
+            return Part("team_battle/odds.html", {"odds": None})
         result = preview(dict(view), side, draft, rng, rounds, replacing=replacing)
         return Part("team_battle/odds.html", {"odds": parts.odds_model(result, side, t, lang)})
 
