@@ -18,6 +18,7 @@ generated form) and the JSON-schema helpers ``resolve`` and ``properties``.
 from __future__ import annotations
 
 import random
+import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,6 +110,69 @@ def number(value: Any) -> Any:
 def number_text(value: Any) -> str:
     """A number as the pages print it: 15 (not 15.0), 12.5, 4.3 (one decimal at most)."""
     return str(number(value))
+
+
+class _Lenient(string.Formatter):
+    """A field an event did not carry reads as "?" rather than breaking the line."""
+
+    def get_value(self, key: int | str, args: Any, kwargs: Any) -> Any:
+        if isinstance(key, str):
+            return kwargs.get(key, "?")
+        return super().get_value(key, args, kwargs)
+
+
+def fill(pair: tuple[str, str], lang: str, **fields: Any) -> str:
+    """One of a (zh, en) pair with its fields filled; a field not given reads "?"."""
+    return _Lenient().vformat(pair[1 if lang == "en" else 0], (), fields)
+
+
+def cell(value: Any) -> str:
+    """A grid cell as people write it: "(3,2)"."""
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return f"({value[0]},{value[1]})"
+    return "?" if value is None else str(value)
+
+
+def join(values: Any, lang: str) -> str:
+    """A list as a reader writes one: "4、7、8" in Chinese, "4, 7, 8" in English."""
+    if not isinstance(values, list | tuple):
+        return "?" if values is None else str(number(values))
+    return ("、" if lang != "en" else ", ").join(str(number(v)) for v in values)
+
+
+@dataclass
+class Line:
+    """An event as the feed turns it into a line (see :meth:`Pages.event_line`): its kind and
+    data, the reader's language, the fields already filled (its plain values, ``side``,
+    ``phase``, ``order``, ``detail``) and the shell's ways of naming what an event mentions."""
+
+    kind: str
+    data: Mapping[str, Any]
+    lang: str
+    fields: dict[str, Any]
+    t: Translate
+    words: Words
+    names: Mapping[str, str]
+    settings: Mapping[str, Any]
+    sides: tuple[str, ...]
+    name: Callable[[Any], str]  # a player's id -> their name
+    who: Callable[[Any], str]  # players' ids -> their names, joined ("none" for none)
+    side: Callable[[Any], str]
+    order: Callable[[Any], str]  # an order type -> its name
+    phase: Callable[[Any], str]
+
+    @property
+    def en(self) -> bool:
+        return self.lang == "en"
+
+    @property
+    def sep(self) -> str:
+        return ", " if self.en else "、"
+
+    def word(self, key: str, **fields: Any) -> str | None:
+        """The game's word ``key`` filled (a field not given reads "?"); None: it has none."""
+        pair = self.words.get(key)
+        return fill(pair, self.lang, **fields) if pair else None
 
 
 @dataclass(frozen=True)
@@ -216,6 +280,12 @@ class Pages:
         """A game's widget for one field of an order; None: the generic field."""
         return None
 
+    # --- the feed ------------------------------------------------------------------------
+    def event_line(self, line: Line) -> str | None:
+        """Fill ``line.fields`` for one of the game's own events (what its ``event.<kind>``
+        line in the catalogue names); the key of the line to use, None: the kind's own."""
+        return None
+
     # --- the odds preview ----------------------------------------------------------------
     def has_odds(self, view: Mapping[str, Any]) -> bool:
         return False
@@ -248,12 +318,16 @@ DEFAULT_PAGES = Pages()
 __all__ = [
     "DEFAULT_PAGES",
     "Field",
+    "Line",
     "NewGame",
     "Pages",
     "Part",
     "Translate",
     "number",
     "number_text",
+    "cell",
+    "fill",
+    "join",
     "order_name",
     "properties",
     "readable",

@@ -51,5 +51,3 @@ EVENTS: dict[str, tuple[str, str]] = {
         "What was sealed (director only), {when}: {contents}.",
     ),
 }
-
-OK = {True: ("成功", "succeeded"), False: ("失败", "failed")}

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from app.kit.pages import Field, NewGame, Pages, Part, Translate, order_name
-from app.rules.island.present import grid
+from app.kit.pages import Field, Line, NewGame, Pages, Part, Translate, order_name
+from app.rules.island.present import grid, lines
 from app.rules.island.scenario import load_scenario
 from app.rules.island.settings import player_range
 from app.rules.island.words import WORDS
@@ -111,6 +111,9 @@ class IslandPages(Pages):
                 if o["status"] in ("pending", "held")
             ]
         return [Part("island/console.html", data)]
+
+    def event_line(self, line: Line) -> str | None:
+        return lines.event_line(line)
 
     def own_orders(self, page: Mapping[str, Any], t: Translate, lang: str) -> list[JSON]:
         return grid.own_orders(page["view"], page["names"], t, lang)

@@ -148,4 +148,7 @@ EVENTS: dict[str, tuple[str, str]] = {
     "page.report.no_assassination": ("无暗杀", "no assassination"),
     "page.report.dead": ("死亡：{names}", "dead: {names}"),
     "page.report.stories": ("待结算剧情 {n} 个", "{n} stories to resolve"),
+    "page.succeeded": ("成功", "succeeded"),
+    "page.failed": ("失败", "failed"),
+    "page.allow": ("允许", "allow"),
 }

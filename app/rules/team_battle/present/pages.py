@@ -8,9 +8,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from app.kit.pages import Field, Pages, Part, Translate, order_name
+from app.kit.pages import Field, Line, Pages, Part, Translate, order_name
 from app.rules.team_battle.odds import preview
 from app.rules.team_battle.present import board as parts
+from app.rules.team_battle.present import lines
 from app.rules.team_battle.words import WORDS
 
 JSON = dict[str, Any]
@@ -61,6 +62,9 @@ class TeamBattlePages(Pages):
         ]
         board = parts.board(view, view.get("you", {}).get("side"), t, lang)
         return [Part("team_battle/console.html", {"board": board, "all_orders": orders})]
+
+    def event_line(self, line: Line) -> str | None:
+        return lines.event_line(line)
 
     def own_orders(self, page: Mapping[str, Any], t: Translate, lang: str) -> list[JSON]:
         view = page["view"]
