@@ -231,8 +231,8 @@ class Pages:
         return []
 
     def player_parts(self, page: Mapping[str, Any], t: Translate, lang: str) -> list[Part]:
-        """What a player sees of their own beneath the shared parts (their numbers)."""
-        return []
+        """What a player's page shows of a started game (default: what everyone sees)."""
+        return self.spectator_parts(page, t, lang)
 
     def console_parts(self, page: Mapping[str, Any], t: Translate, lang: str) -> list[Part]:
         """The director's full view: the whole board or map and the game's tables."""

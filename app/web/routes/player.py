@@ -166,8 +166,7 @@ async def _player_view(request: Request, game_id: str) -> Response:
         context["orders"] = pages.own_orders(page, t, lang)
         context["odds"] = pages.has_odds(view)
         context["ready"] = pages.ready(view)
-        if context["in_play"]:
-            context["parts"] = [*context["parts"], *pages.player_parts(page, t, lang)]
+        context["parts"] = pages.player_parts(page, t, lang) if context["in_play"] else []
     context["forum_link"] = views.forum_link(page.get("forum_link"), lang)
     context["can_ready"] = started and summary["status"] == "running" and pages.can_ready(view)
     # What the last form post left (post/redirect/get): shown once, and only while the game

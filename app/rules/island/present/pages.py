@@ -53,11 +53,15 @@ class IslandPages(Pages):
     def text_order_hint(self, t: Translate) -> str:
         return t("page.text_order_hint")
 
+    def _map(self, page: Mapping[str, Any], t: Translate) -> list[Part]:
+        view = page["view"]
+        if view.get("visible_cells") is not None or view.get("all_players"):
+            return [Part("island/map.html", grid.grid(view, page["settings"], t))]
+        return []
+
     def spectator_parts(self, page: Mapping[str, Any], t: Translate, lang: str) -> list[Part]:
         view = page["view"]
-        shown: list[Part] = []
-        if view.get("visible_cells") is not None or view.get("all_players"):
-            shown.append(Part("island/map.html", grid.grid(view, page["settings"], t)))
+        shown = self._map(page, t)
         people = {
             "alive": view.get("players", []),
             "dead": view.get("dead", []),
@@ -67,7 +71,8 @@ class IslandPages(Pages):
         return shown
 
     def player_parts(self, page: Mapping[str, Any], t: Translate, lang: str) -> list[Part]:
-        return [Part("island/stats.html", grid.stats(page["view"], page["settings"], t))]
+        stats = Part("island/stats.html", grid.stats(page["view"], page["settings"], t))
+        return [*self._map(page, t), stats]
 
     def console_parts(self, page: Mapping[str, Any], t: Translate, lang: str) -> list[Part]:
         view = page["view"]
