@@ -300,8 +300,8 @@ class Pages:
         t: Translate,
         lang: str,
     ) -> Part | None:
-        """The odds of the order being drafted, drawn into the shell's odds fragment; None:
-        the fragment says there are none."""
+        """The odds of the order being drafted, as the part the shell's odds fragment draws;
+        None: the game has no odds (the fragment's address answers 404)."""
         return None
 
     # --- the new-game form ---------------------------------------------------------------

@@ -21,7 +21,7 @@ from app.api.security import (
     session_token_from_cookie,
 )
 from app.bridge import service as bridge_service
-from app.errors import AppError
+from app.errors import AppError, not_found
 from app.models import EventRow, Game
 from app.rules.base import player_audience
 from app.rules.registry import get_ruleset
@@ -421,8 +421,8 @@ async def ready(request: Request, game_id: str) -> Response:
 
 @router.post("/play/{game_id}/odds", response_class=HTMLResponse)
 async def odds(request: Request, game_id: str) -> Response:
-    """The odds preview as an HTML fragment, for the order being drafted (a game that has
-    none answers that there are none)."""
+    """The odds preview as an HTML fragment, for the order being drafted (404 for a game
+    that has none)."""
     token = session_token_from_cookie(request, game_id)
     lang = language(request)
     try:
@@ -438,8 +438,8 @@ async def odds(request: Request, game_id: str) -> Response:
     t = game_translator(lang, ruleset)
     rng = random.Random(seed.digest())
     part = game_pages(ruleset).odds(view, draft, rng, ODDS_ROUNDS, replacing, t, lang)
-    if part is None:
-        return render(request, "_odds.html", {"ruleset": ruleset})
+    if part is None:  # a game without odds: there is no such fragment
+        return error_page(request, not_found("预估", "preview"))
     return render(request, part.template, {"part": part, "ruleset": ruleset})
 
 

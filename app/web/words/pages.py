@@ -75,7 +75,6 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     # odds
     "odds": ("胜算预估", "What may happen this round"),
     "game_over_note": ("游戏已结束。", "The game is over."),
-    "odds_none": ("这个游戏没有可预估的内容。", "This game has nothing to preview."),
     "odds_preview": ("预估", "Preview"),
     # a map, a player's numbers
     "alive": ("存活", "Alive"),
