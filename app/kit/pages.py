@@ -259,12 +259,6 @@ class Pages:
         """Badges beside an order's name (public/hidden, tier, cost)."""
         return []
 
-    def order_body(
-        self, body: Mapping[str, Any], page: Mapping[str, Any], t: Translate, lang: str
-    ) -> str:
-        """An order's content in words (the console's list)."""
-        return ""
-
     def order_field(
         self,
         kind: str,
