@@ -207,7 +207,7 @@ async def act(
     return await transact_game(request, game_id, token, action, lock=True)
 
 
-# --- the player's page ------------------------------------------------------------------------
+# --- shared by the route modules: a game's schemas, typed values, notices ---------------------
 def _order_schema(ruleset_name: str) -> dict[str, Any] | None:
     model = getattr(get_ruleset(ruleset_name), "order_model", None)
     return model.model.model_json_schema() if model is not None else None
@@ -250,7 +250,7 @@ _NOTICES = {
 }
 
 
-# --- the director's console -------------------------------------------------------------------
+# --- shared by the console's route modules ----------------------------------------------------
 # Every console form posts, then redirects (303) back to the console (post/redirect/get):
 # what it did, a refusal with what was typed, or a link to share once travels in the
 # flash cookie (app/web/flash.py), in both languages, and is shown by the next GET only.
@@ -367,7 +367,7 @@ def _say(key: str, **fields: Any) -> Notice:
     return lambda result, form, t, lang: t(key, **fields)
 
 
-# --- the console's publishing: forum names, the review queue, channels, settings ---------------
+# --- the channels' settings and reading a form into a model (console and publishing) ----------
 CHANNEL_SCHEMAS = {
     kind: (adapter.config_model.model_json_schema(), tuple(adapter.secret_fields))
     for kind, adapter in ADAPTERS.items()
