@@ -52,6 +52,7 @@ from app.web.messages import (
     UI,
     choose_language,
     game_pages,
+    game_translator,
     game_words,
     pick,
     translator,
@@ -264,9 +265,10 @@ def _settings_defaults(ruleset_name: str) -> dict[str, Any]:
     return defaults
 
 
-def _both(say: Callable[[Callable[..., str], str], str]) -> dict[str, str]:
-    """A message for the flash in both languages (the next page picks the reader's)."""
-    return {lang: say(translator(lang), lang) for lang in LANGS}
+def _both(say: Callable[[Callable[..., str], str], str], ruleset: str = "") -> dict[str, str]:
+    """A message for the flash in both languages (the next page picks the reader's), in the
+    words of the game it is about when there is one."""
+    return {lang: say(game_translator(lang, ruleset), lang) for lang in LANGS}
 
 
 def _said(request: Request, text: Any) -> str:
@@ -326,7 +328,10 @@ async def _director_action(
         if needed and form.get("confirm") != "1":
             raise _confirm_needed()
 
+        about: list[str] = []  # the game's type, for the notice's words
+
         async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+            about.append(game.ruleset)
             return await do(session, game, principal, form)
 
         result = await act(request, game_id, token, action)
@@ -343,7 +348,8 @@ async def _director_action(
     if show is not None:
         flashed["shown"] = {show: result}
     if notice is not None:
-        flashed["notice"] = _both(lambda t, lang: notice(result, form, t, lang))
+        ruleset = about[-1] if about else ""
+        flashed["notice"] = _both(lambda t, lang: notice(result, form, t, lang), ruleset)
     response = see_other(target)
     if flashed:
         set_flash(response, request, _console_path(game_id), flashed)

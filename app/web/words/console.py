@@ -30,10 +30,6 @@ CONSOLE_WORDS: dict[str, tuple[str, str]] = {
     ),
     "audit_resume": ("继续游戏", "Resumed the game"),
     "audit_advance": ("立即结束当前阶段，运行了：{what}", "Closed the phase now: ran {what}"),
-    "audit_advance_to_midnight": (
-        "结算到 24:00，依次运行了：{what}",
-        "Ran to 24:00: {what}, in order",
-    ),
     "audit_extend": ("截止时间延长 {n} 分钟", "Extended the deadline by {n} minutes"),
     "audit_new_deadline": ("新截止时间 {at}", "now due {at}"),
     "audit_set_publishing": ("修改发帖设置", "Changed the publishing settings"),
@@ -69,12 +65,6 @@ CONSOLE_WORDS: dict[str, tuple[str, str]] = {
     "ran_timer": ("一个计时", "a timer"),
     "ran_nothing": ("没有要运行的计时", "no timer"),
     "ran_close_phase": ("结束当前阶段", "the close of the current phase"),
-    "advance_to_midnight": ("结算到下一个 24:00", "Run to the next 24:00"),
-    "advance_to_midnight_hint": (
-        "依次运行到下一个 24:00 为止的全部计时（野兽检定、PK 与 24:00 结算），如同时间已到。不可撤销。",
-        "Runs every timer up to and including the next 24:00 (beast checks, PKs, the 24:00 "
-        "settlement), in order, as if the time had come. Cannot be undone.",
-    ),
     "advance_hint": (
         "立即运行下一个计时：{what}。不可撤销。",
         "Runs the next timer now: {what}. Cannot be undone.",
@@ -93,10 +83,6 @@ CONSOLE_WORDS: dict[str, tuple[str, str]] = {
         "Tick the confirmation box first: this cannot be undone.",
     ),
     "notice_ran": ("已运行：{what}。", "Ran {what}."),
-    "notice_ran_to_midnight": (
-        "已结算到 24:00，依次运行了：{what}。",
-        "Ran to 24:00: {what}, in order.",
-    ),
     "notice_started": ("游戏已开始。", "The game has started."),
     "notice_paused": ("游戏已暂停，所有计时停止。", "The game is paused; every clock has stopped."),
     "notice_resumed": ("游戏已继续，计时恢复。", "The game goes on; the clocks run again."),

@@ -32,7 +32,21 @@ PAGES: dict[str, tuple[str, str]] = {
         "已修改暗杀（目标 {target}）。",
         "Assassination changed (target {target}).",
     ),
-    # the director's timers
+    # the director's timers and running them up to the next 24:00
+    "page.audit_advance_to_midnight": (
+        "结算到 24:00，依次运行了：{what}",
+        "Ran to 24:00: {what}, in order",
+    ),
+    "page.advance_to_midnight": ("结算到下一个 24:00", "Run to the next 24:00"),
+    "page.advance_to_midnight_hint": (
+        "依次运行到下一个 24:00 为止的全部计时（野兽检定、PK 与 24:00 结算），如同时间已到。不可撤销。",
+        "Runs every timer up to and including the next 24:00 (beast checks, PKs, the 24:00 "
+        "settlement), in order, as if the time had come. Cannot be undone.",
+    ),
+    "page.notice_ran_to_midnight": (
+        "已结算到 24:00，依次运行了：{what}。",
+        "Ran to 24:00: {what}, in order.",
+    ),
     "page.ran_monster_check": ("{time} 的野兽检定", "the {time} beast check"),
     "page.ran_midnight": ("24:00 结算", "the 24:00 settlement"),
     "page.ran_pk": ("一场 PK 的结算", "a PK's resolution"),
