@@ -13,19 +13,19 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db import read_transactions
-from app.errors import not_found
-from app.models import Game
-from app.services import idempotency
-from app.services.auth import SESSION_PREFIX, Principal, could_be_id, principal_for
-from app.services.games import load_game
-from app.web.security import (
+from app.api.security import (
     CSRF_HEADER,
     SAFE_METHODS,
     check_csrf,
     director_token_from_cookie,
     session_token_from_cookie,
 )
+from app.db import read_transactions
+from app.errors import not_found
+from app.models import Game
+from app.services import idempotency
+from app.services.auth import SESSION_PREFIX, Principal, could_be_id, principal_for
+from app.services.games import load_game
 
 _bearer = HTTPBearer(auto_error=False, description="A director, player or admin token.")
 

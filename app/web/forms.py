@@ -12,52 +12,25 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.datastructures import FormData
 
+from app.kit.pages import Field, properties, resolve
+
+__all__ = [
+    "Field",
+    "body_from_form",
+    "properties",
+    "resolve",
+    "rule_of",
+    "settings_from_form",
+    "variants",
+]
+
 RULE_ID = re.compile(r"\b(?:TB|IS)-\d+[a-z]?\b")
 # A dispatch names at most two units (TB-30): two rows are all a form needs.
 LIST_ROWS = 2
-
-
-@dataclass
-class Field:
-    """One input of a generated form, ready for the template."""
-
-    name: str
-    label: str
-    kind: str  # number | select | checkbox | checkboxes | list | rows | text | textarea
-    required: bool = False
-    value: Any = None
-    options: list[tuple[str, str]] = field(default_factory=list)
-    minimum: float | None = None
-    maximum: float | None = None
-    step: str = "1"
-    help: str = ""
-    rule: str = ""
-    count: int = 0  # list: how many inputs
-    columns: list[Field] = field(default_factory=list)  # rows: the fields of one row
-
-
-def resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> dict[str, Any]:
-    """Follow ``$ref`` and unwrap ``anyOf [T, null]`` (an optional T)."""
-    node: dict[str, Any] = dict(schema)
-    while "$ref" in node:
-        name = str(node["$ref"]).rsplit("/", 1)[-1]
-        merged = dict(root.get("$defs", {}).get(name, {}))
-        merged.update({k: v for k, v in node.items() if k != "$ref"})
-        node = merged
-    options = node.get("anyOf")
-    if isinstance(options, list):
-        real = [o for o in options if o.get("type") != "null"]
-        if len(real) == 1:
-            inner = resolve(real[0], root)
-            inner.update({k: v for k, v in node.items() if k != "anyOf"})
-            inner["nullable"] = True
-            return inner
-    return node
 
 
 def variants(schema: Mapping[str, Any], tag: str) -> dict[str, dict[str, Any]]:
@@ -78,17 +51,6 @@ def variants(schema: Mapping[str, Any], tag: str) -> dict[str, dict[str, Any]]:
 def rule_of(text: str | None) -> str:
     found = RULE_ID.search(text or "")
     return found.group(0) if found else ""
-
-
-def properties(
-    schema: Mapping[str, Any], root: Mapping[str, Any]
-) -> list[tuple[str, dict[str, Any], bool]]:
-    """(name, resolved schema, required) of each property, in declaration order."""
-    required = set(schema.get("required", []))
-    return [
-        (name, resolve(prop, root), name in required)
-        for name, prop in schema.get("properties", {}).items()
-    ]
 
 
 # --- reading a post back ----------------------------------------------------------------

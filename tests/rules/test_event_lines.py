@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from app.web.messages import describe_event
+from app.web.lines import describe_event
 from app.web.views import feed
 from tests.rules.test_web_catalogue import event_kinds
 

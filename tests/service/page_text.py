@@ -195,10 +195,13 @@ def game_codes() -> frozenset[str]:
     """The raw codes a page must never show as words."""
     from app.rules.registry import all_rulesets
     from app.web import messages
+    from app.web.words.events import EVENTS
 
-    codes: set[str] = set(messages._EVENTS)
+    codes: set[str] = set(EVENTS)
     for ruleset in all_rulesets().values():
         codes.add(ruleset.name)
+        words = messages.game_words(ruleset.name)
+        codes |= {k.split(".")[1] for k in words if k.startswith("event.")}
         for model in (
             ruleset.settings_model,
             ruleset.view_model,

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from httpx import ASGITransport, AsyncClient, Response
 
+from app.api.security import CSRF_COOKIE
 from app.clock import FakeClock
 from app.main import create_app
-from app.web.security import CSRF_COOKIE
 from tests.service.page_states import (  # noqa: F401 - the module's fixtures
     BUILDERS,
     State,

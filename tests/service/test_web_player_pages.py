@@ -10,11 +10,11 @@ import re
 import pytest
 from httpx import AsyncClient, Response
 
+from app.api.security import session_cookie_name
 from app.clock import FakeClock
 from app.web import routes, views
 from app.web.flash import FLASH_COOKIE
 from app.web.messages import LANG_COOKIE
-from app.web.security import session_cookie_name
 from tests.service.helpers import TB_SETTINGS, Game, create_game, ok, problem, team_battle, tick
 from tests.service.island_helpers import example_text, island_game, local, quiet_overrides
 from tests.service.test_web_sessions import invite
@@ -119,7 +119,7 @@ async def test_when_even_the_error_page_cannot_render_a_plain_html_page_answers(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("templates are broken")
 
-    monkeypatch.setattr(routes, "render", broken)
+    monkeypatch.setattr(routes.templates, "get_template", broken)
     page = await browse(browser(), f"/g/{game.id}")
     assert page.status_code == 500 and page.headers["content-type"].startswith("text/html")
     assert "出错了" in text_of(page) and "操作未生效" in text_of(page)
@@ -389,3 +389,21 @@ async def test_the_home_title_names_the_brand_once_and_the_english_header_says_d
     assert "<title>测试局 · forumplay</title>" in page.text
     chinese = await browse(browser(), f"/g/{game.id}")
     assert "第 1 天 · 白天" in text_of(chinese)
+
+
+# --- issue 17: a game's own page parts ------------------------------------------------------
+async def test_an_island_player_sees_their_map_and_numbers_and_no_odds(
+    client: AsyncClient, browser: Browser, clock: FakeClock
+) -> None:
+    """The player's page draws the game's player parts (the map, the numbers), not the
+    spectator's list of who lives; a game without odds has no odds fragment (404, HTML)."""
+    game = await island_game(client, clock, SIX, quiet_overrides())
+    phone = await player(game, browser, "ann")
+    page = await browse(phone, f"/play/{game.id}")
+    assert page.status_code == 200
+    assert 'id="map"' in page.text and 'id="stats"' in page.text
+    assert 'id="people"' not in page.text and 'class="odds"' not in page.text
+    spectator = await browse(browser(), f"/g/{game.id}")
+    assert 'id="people"' in spectator.text and 'id="map"' not in spectator.text
+    odds = await post_form(phone, f"/play/{game.id}/odds")
+    assert odds.status_code == 404 and odds.headers["content-type"].startswith("text/html")

@@ -7,8 +7,8 @@ import re
 import pytest
 from httpx import AsyncClient
 
+from app.api.security import CSRF_COOKIE, session_cookie_name
 from app.services import auth
-from app.web.security import CSRF_COOKIE, session_cookie_name
 from tests.service.helpers import Game, bearer, ok, problem, team_battle
 from tests.service.web_helpers import Browser, browse, join, post_form, session_cookie
 

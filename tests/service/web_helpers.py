@@ -8,7 +8,7 @@ from typing import Any
 
 from httpx import AsyncClient, Response
 
-from app.web.security import CSRF_COOKIE
+from app.api.security import CSRF_COOKIE
 
 Browser = Callable[[], AsyncClient]  # the `browser` fixture: a new browser per call
 
