@@ -92,14 +92,15 @@ DEFAULT_POSTS: Posts = GamePosts()
 
 # ----- the kit's plain post: one line per event, from the game's ``event.<kind>`` words --------
 def event_line(ctx: Ctx, e: PublicEvent) -> Markup:
-    """``event.<kind>`` filled with the event's plain fields; never the raw kind."""
-    key = f"event.{e.kind}"
-    if ctx.has(key):
-        fields = {k: v for k, v in e.data.items() if isinstance(v, str | int | float)}
-        try:
-            return ctx.t(key, **fields)
-        except (KeyError, IndexError, ValueError):
-            pass
+    """The game's ``line.<kind>`` (or else its ``event.<kind>`` name) filled with the event's
+    plain fields; never the raw kind."""
+    fields = {k: v for k, v in e.data.items() if isinstance(v, str | int | float)}
+    for key in (f"line.{e.kind}", f"event.{e.kind}"):
+        if ctx.has(key):
+            try:
+                return ctx.t(key, **fields)
+            except (KeyError, IndexError, ValueError):
+                pass
     return ctx.t("event_line.unnamed", seq=e.seq)
 
 

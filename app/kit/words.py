@@ -4,7 +4,8 @@ Each game has one catalogue (``app.rules.<game>.words.WORDS``); the shell's gene
 in the shell's own catalogue. Keys in a game's catalogue are namespaced by what they name:
 
 - ``order.<type>``    an order's name          - ``phase.<phase>``   a phase's name
-- ``event.<kind>``    an event's line or name  - ``setting.<field>`` a setting's label
+- ``event.<kind>``    an event's name          - ``setting.<field>`` a setting's label
+- ``line.<kind>``     an event's line in a feed or post (``str.format`` fields from its data)
 - ``tool.<action>``   a director tool's name   - ``error.<code>``    a refusal's message
 - ``page.<...>``      words of its page parts  - ``post.<...>``      words of its posts
 """

@@ -27,19 +27,14 @@ TALLY = "tally"  # key: the offset in seconds before the deadline
 SERVICE_TIMER_KINDS = (AUTO_PUBLISH, REMINDER, TALLY)
 
 
-# The deadline timer kinds of the game types that do not declare theirs
-# (``deadline_timer_kinds`` on the ruleset) yet.
-_UNDECLARED = ("phase", "midnight")
-
-
 class _DeadlineKinds(Sequence[str]):
     """The timer kinds that are a game's deadline, over every registered game type: read
     when used, so a game registered at run time counts too."""
 
     def _kinds(self) -> tuple[str, ...]:
-        found = list(_UNDECLARED)
+        found: list[str] = []
         for ruleset in all_rulesets().values():
-            for kind in getattr(ruleset, "deadline_timer_kinds", ()):
+            for kind in ruleset.deadline_timer_kinds:
                 if kind not in found:
                     found.append(kind)
         return tuple(found)

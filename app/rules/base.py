@@ -338,6 +338,9 @@ class Ruleset(Protocol):
     director_action_model: ClassVar[BodyModel]  # POST /director/actions, on "action"
     # Every event kind the game can emit: its catalogue names each (``event.<kind>``).
     event_kinds: ClassVar[frozenset[str]]
+    # The kinds of its timers that are a deadline: orders after one is due are late, an
+    # all-ready close skips it, reminders and the tally count down to it.
+    deadline_timer_kinds: ClassVar[tuple[str, ...]]
     # What ``view`` returns, for the API documentation (extra fields allowed).
     view_model: ClassVar[type[BaseModel]]
 

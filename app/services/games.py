@@ -35,7 +35,7 @@ from app.services.auth import (
     new_token,
     require_director,
 )
-from app.services.steps import DEADLINE_TIMER_KINDS, json_roundtrip, pending_timers, run_step
+from app.services.steps import json_roundtrip, pending_timers, run_step
 
 
 class GameOptions(BaseModel):
@@ -383,9 +383,8 @@ async def delete_game(
 
 def deadline_timer_kinds(game: Game) -> tuple[str, ...]:
     """The kinds of the game's timers that are its deadline (a phase's close, a day's 24:00…):
-    what its ruleset declares (``deadline_timer_kinds``), else every game's kinds."""
-    declared = getattr(get_ruleset(game.ruleset), "deadline_timer_kinds", DEADLINE_TIMER_KINDS)
-    return tuple(declared)
+    what its ruleset declares (``deadline_timer_kinds``)."""
+    return tuple(get_ruleset(game.ruleset).deadline_timer_kinds)
 
 
 async def deadline_info(session: AsyncSession, game: Game) -> dict[str, Any]:

@@ -114,7 +114,8 @@ def describe_event(
             )
             for owner, orders in sealed.items()
         ) or t("none")
-    pair = words.get(f"event.{key}") or EVENTS.get(key)
+    # The game's line for it, the shell's, or at least the event's name.
+    pair = words.get(f"line.{key}") or EVENTS.get(key) or words.get(f"event.{key}")
     if pair is None:
         return readable(kind, lang)  # an event without words: never its raw kind
     try:

@@ -19,7 +19,7 @@ from app.rules.island.schema import MAX_COORDINATE, ORDER_NAMES
 from app.rules.island.settings import IslandSettings
 from app.rules.registry import get_ruleset
 from app.rules.team_battle.engine import DIRECTOR_ACTIONS
-from app.rules.team_battle.orders import ORDERS, SEE_THROUGH_TARGETS
+from app.rules.team_battle.order_types import ORDERS, SEE_THROUGH_TARGETS
 from app.rules.team_battle.orders.table import RULES
 from app.rules.team_battle.schema import MAX_SLOTS, SeeThroughTarget
 from app.rules.team_battle.settings import TeamBattleSettings

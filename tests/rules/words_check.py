@@ -40,10 +40,13 @@ def missing_words(words: Mapping[str, tuple[str, str]], wanted: Iterable[str]) -
 
 
 def stray_names(words: Mapping[str, tuple[str, str]], wanted: Iterable[str]) -> list[str]:
-    """Names in the catalogue for nothing the game declares (a renamed kind left behind)."""
+    """Names in the catalogue for nothing the game declares (a renamed kind left behind).
+    A name's own details (``setting.<field>.help``, ``setting.<field>.<choice>``) belong to it."""
     known = set(wanted)
     spaces = ("order.", "tool.", "setting.", "phase.", "event.")
-    return sorted(k for k in words if k.startswith(spaces) and k not in known)
+    return sorted(
+        k for k in words if k.startswith(spaces) and ".".join(k.split(".")[:2]) not in known
+    )
 
 
 def unworded_errors(words: Mapping[str, tuple[str, str]]) -> list[str]:

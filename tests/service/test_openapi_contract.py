@@ -11,7 +11,7 @@ from httpx import AsyncClient
 
 from app.clock import FakeClock
 from app.rules.island.actions import HANDLERS
-from app.rules.team_battle.orders import ORDERS
+from app.rules.team_battle.order_types import ORDERS
 from tests.service.helpers import Game, ok, problem, team_battle
 from tests.service.island_helpers import island_game, local, quiet_overrides
 

@@ -311,7 +311,9 @@ async def test_every_role_sees_the_duels_own_page_part_in_both_languages(
                 assert WORDS["order.shout"][index] in text
                 assert WORDS["page.your_throw"][index] in text
             if role == "spectator":
-                assert "scissors" not in text and WORDS["order.throw.scissors"][0] not in text
+                # the hidden throw (scissors), not the game's name ("Rock-paper-scissors duel")
+                shown = text.replace(WORDS["page.title"][1], "")
+                assert "scissors" not in shown and WORDS["order.throw.scissors"][0] not in shown
 
 
 async def test_the_player_gives_both_orders_from_the_page(

@@ -13,6 +13,8 @@ NAMES: dict[str, tuple[str, str]] = {
     "order.throw.rock": ("石头", "rock"),
     "order.throw.paper": ("布", "paper"),
     "order.throw.scissors": ("剪刀", "scissors"),
+    "field.taunt": ("喊话内容", "Taunt"),
+    "field.hand": ("出拳", "Hand"),
     "phase.setup": ("准备阶段", "Setup"),
     "phase.throwing": ("出拳阶段", "Throwing"),
     "phase.finished": ("游戏结束", "Game over"),

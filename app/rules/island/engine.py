@@ -107,6 +107,7 @@ class IslandRuleset:
     order_model: ClassVar[BodyModel] = ORDER_MODEL
     director_action_model: ClassVar[BodyModel] = DIRECTOR_ACTION_MODEL
     event_kinds: ClassVar[frozenset[str]] = EVENT_KINDS
+    deadline_timer_kinds: ClassVar[tuple[str, ...]] = ("midnight",)  # a day's 24:00
     view_model: ClassVar[type[BaseModel]] = IslandView
 
     # --- setup -------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from app.rules.base import JSON, RuleViolation, Viewer
 from app.rules.team_battle.messages import violation
-from app.rules.team_battle.orders import ORDERS, SEE_THROUGH_TARGETS, OrderDef
+from app.rules.team_battle.order_types import ORDERS, SEE_THROUGH_TARGETS, OrderDef
 from app.rules.team_battle.orders.pursuit import pursuit_targets
 from app.rules.team_battle.orders.retreat import free_extra_retreat_slots
 from app.rules.team_battle.state import SIDES, blood_battle_slots, round_orders

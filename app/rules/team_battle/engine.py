@@ -47,7 +47,7 @@ from app.rules.team_battle.director import DIRECTOR_ACTIONS, apply_director, che
 from app.rules.team_battle.flow import open_phase
 from app.rules.team_battle.kinds import EVENT_KINDS
 from app.rules.team_battle.messages import malformed, violation
-from app.rules.team_battle.orders import ORDERS
+from app.rules.team_battle.order_types import ORDERS
 from app.rules.team_battle.orders.deploy import even_deployment
 from app.rules.team_battle.orders.table import RULES
 from app.rules.team_battle.rounds import resolution_rules
@@ -73,6 +73,7 @@ class TeamBattleRuleset:
     order_model: ClassVar[BodyModel] = ORDER_MODEL
     director_action_model: ClassVar[BodyModel] = DIRECTOR_ACTION_MODEL
     event_kinds: ClassVar[frozenset[str]] = EVENT_KINDS
+    deadline_timer_kinds: ClassVar[tuple[str, ...]] = ("phase",)  # a phase's close
     view_model: ClassVar[type[BaseModel]] = TeamBattleView
 
     # ----- setup --------------------------------------------------------------------

@@ -5,7 +5,7 @@ can never disagree; the intel events are told here too."""
 from __future__ import annotations
 
 from app.rules.base import JSON, side_audience
-from app.rules.team_battle.orders import ORDERS, named_slots, shown_type
+from app.rules.team_battle.order_types import ORDERS, named_slots, shown_type
 from app.rules.team_battle.state import other, scouted_slots, spy_active
 from app.rules.team_battle.turn import Turn
 

@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Any, cast
 
 from app.rules.base import JSON
-from app.rules.team_battle.orders import ORDERS
+from app.rules.team_battle.order_types import ORDERS
 from app.rules.team_battle.resolve import (
     ResolutionRules,
     RoundResult,

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from app.rules.base import JSON, RuleViolation
 from app.rules.team_battle.flow import entitled, finish, open_phase
-from app.rules.team_battle.gates import meets_morale_gate
 from app.rules.team_battle.intel import shown_order
-from app.rules.team_battle.orders import ORDERS, shown_type
+from app.rules.team_battle.order_types import ORDERS, shown_type
 from app.rules.team_battle.orders.deploy import even_deployment
+from app.rules.team_battle.orders.gates import meets_morale_gate
 from app.rules.team_battle.orders.pursuit import announced_battle_orders, pursuit_targets
 from app.rules.team_battle.orders.retreat import extra_retreat_slots
 from app.rules.team_battle.orders.see_through import nullify

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from app.rules.base import JSON
 from app.rules.team_battle.flow import finish, open_phase
-from app.rules.team_battle.orders import ORDERS
+from app.rules.team_battle.order_types import ORDERS
 from app.rules.team_battle.orders.table import RULES
 from app.rules.team_battle.resolve import (
     ResolutionRules,

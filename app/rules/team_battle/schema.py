@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from app.rules.base import BodyModel
-from app.rules.team_battle.orders import ORDERS
+from app.rules.team_battle.order_types import ORDERS
 from app.rules.types import Identifier
 
 # TeamBattleSettings.slots' upper bound (TB-2): no game has a slot above it.

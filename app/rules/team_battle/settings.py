@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from app.rules.team_battle.orders import ORDER_TYPES, OrderType
+from app.rules.team_battle.order_types import ORDER_TYPES, OrderType
 from app.rules.team_battle.schema import MAX_TROOPS
 from app.rules.types import MAX_DURATION_SECONDS
 

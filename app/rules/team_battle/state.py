@@ -9,7 +9,7 @@ penetration (TB-4, TB-27, TB-53). Views render it as an int when whole, else a f
 from __future__ import annotations
 
 from app.rules.base import JSON
-from app.rules.team_battle.orders import ORDERS
+from app.rules.team_battle.order_types import ORDERS
 
 MORALE_UNIT = 10  # morale is stored in tenths
 SIDES = ("A", "B")

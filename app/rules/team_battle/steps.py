@@ -9,7 +9,7 @@ from typing import Any
 
 from app.rules.base import JSON, Actor
 from app.rules.team_battle.intel import intel_source, tell_watcher
-from app.rules.team_battle.orders import OrderDef
+from app.rules.team_battle.order_types import OrderDef
 from app.rules.team_battle.orders.table import RULES
 from app.rules.team_battle.phases import close_phase
 from app.rules.team_battle.state import SIDES, find_order, other, round_orders

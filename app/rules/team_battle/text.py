@@ -13,7 +13,7 @@ from lark import Token, Tree
 
 from app.rules.base import JSON, ParsedOrders, RuleViolation, TextContext, Viewer
 from app.rules.team_battle.messages import order_names
-from app.rules.team_battle.orders import ORDERS
+from app.rules.team_battle.order_types import ORDERS
 from app.rules.textorders import (
     MAX_TEXT_CHARS,
     Normalized,

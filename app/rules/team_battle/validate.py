@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.base import JSON
-from app.rules.team_battle.gates import (
+from app.rules.team_battle.messages import malformed, order_names, violation
+from app.rules.team_battle.order_types import ORDERS, SEE_THROUGH_TARGETS, OrderDef
+from app.rules.team_battle.orders.gates import (
     check_morale_gate,
     check_once_and_cooldown,
     check_uses,
 )
-from app.rules.team_battle.messages import malformed, order_names, violation
-from app.rules.team_battle.orders import ORDERS, SEE_THROUGH_TARGETS, OrderDef
 from app.rules.team_battle.orders.retreat import is_extra_retreat
 from app.rules.team_battle.orders.table import RULES
 

@@ -31,6 +31,7 @@ from app.web.flash import clear_flash, peek_flash, set_flash
 from app.web.messages import (
     game_pages,
     game_translator,
+    game_words,
     side_name,
     tool_name,
 )
@@ -111,7 +112,7 @@ async def _console(request: Request, game_id: str) -> Response:
     t = game_translator(lang, ruleset)
     context["console_parts"] = pages.console_parts(page, t, lang) if context["in_play"] else []
     context["publishing"] = views.publishing_console(
-        publishing, page["timers"], tz, page["now"], lang, CHANNEL_SCHEMAS
+        publishing, page["timers"], tz, page["now"], lang, CHANNEL_SCHEMAS, game_words(ruleset)
     )
     game_timers = sorted(
         (x for x in page["timers"] if x.get("kind") not in SERVICE_TIMER_KINDS),

@@ -17,6 +17,7 @@ from app.web.messages import (
     game_pages,
     game_translator,
     game_word,
+    game_words,
     order_name,
     phase_name,
     pick,
@@ -26,7 +27,7 @@ from app.web.messages import (
     translator,
 )
 from app.web.views.base import local_time, minutes_text
-from app.web.views.game import _LABELS, _SKIPPED, _generic
+from app.web.views.game import _LABELS, _SKIPPED, _generic, word_or
 
 
 # --- the audit log ------------------------------------------------------------------------------
@@ -224,6 +225,7 @@ def tool_forms(
     t = game_translator(lang, ruleset)
     if not schema:
         return []
+    words = game_words(ruleset)
     members = variants(schema, "action")
     players = [(p["id"], p["name"]) for p in page.get("roster", [])]
     items = page["settings"].get("items", {})
@@ -236,7 +238,9 @@ def tool_forms(
             if name == "action" or (name in _SKIPPED and not required):
                 continue
             help_text = str(prop.get("description") or "")
-            label = t(_LABELS[name]) if name in _LABELS else name
+            label = (
+                t(_LABELS[name]) if name in _LABELS else word_or(words, f"field.{name}", lang, name)
+            )
             if name == "side":
                 label = t("side")  # the side the tool acts on, not one joined
             elif name == "to":
@@ -263,7 +267,7 @@ def tool_forms(
             elif name == "to":
                 field = Field(kind="list", count=2, minimum=1, **base)
             else:
-                field = _generic(prop, base)
+                field = _generic(prop, base, [f"tool.{action}.", f"field.{name}."], words, lang)
             fields.append(field)
         out.append(
             {

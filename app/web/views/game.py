@@ -9,6 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from app.kit.pages import readable
+from app.kit.words import Words
+from app.kit.words import pick as kit_pick
 from app.rules.base import JSON
 from app.web.forms import Field, properties, rule_of, variants
 from app.web.lines import describe_event
@@ -16,6 +19,7 @@ from app.web.messages import (
     game_pages,
     game_title,
     game_translator,
+    game_words,
     order_name,
     phase_name,
     pick,
@@ -221,12 +225,13 @@ def _order_fields(
 ) -> list[Field]:
     pages = game_pages(ruleset)
     t = game_translator(lang, ruleset)
+    words = game_words(ruleset)
     choices = entry.get("choices")
     fields: list[Field] = []
     for name, prop, required in properties(member, root):
         if name == "type" or (name in _SKIPPED and not required):
             continue
-        label = t(_LABELS.get(name, name)) if name in _LABELS else name
+        label = t(_LABELS[name]) if name in _LABELS else word_or(words, f"field.{name}", lang, name)
         help_text = str(prop.get("description") or "")
         base: dict[str, Any] = {
             "name": name,
@@ -237,15 +242,28 @@ def _order_fields(
         }
         field = pages.order_field(kind, name, prop, root, choices, base, page, t, lang)
         if field is None:
-            field = _generic(prop, base)
+            field = _generic(prop, base, [f"order.{kind}.", f"field.{name}."], words, lang)
         fields.append(field)
     return fields
 
 
-def _generic(prop: Mapping[str, Any], base: dict[str, Any]) -> Field:
+def word_or(words: Words, key: str, lang: str, raw: str) -> str:
+    """The game's word for ``key``, else ``raw`` made readable: never a raw identifier."""
+    return kit_pick(words, key, lang) or readable(raw, lang)
+
+
+def _generic(
+    prop: Mapping[str, Any], base: dict[str, Any], spaces: list[str], words: Words, lang: str
+) -> Field:
+    """The plain widget of a field a game draws no widget for; a choice is named by the game's
+    ``order.<type>.<value>`` (or ``field.<name>.<value>``) word."""
     kind = prop.get("type")
     if isinstance(prop.get("enum"), list):
-        return Field(kind="select", options=[(str(v), str(v)) for v in prop["enum"]], **base)
+        options = []
+        for v in prop["enum"]:
+            named = (kit_pick(words, space + str(v), lang) for space in spaces)
+            options.append((str(v), next((w for w in named if w), None) or readable(str(v), lang)))
+        return Field(kind="select", options=options, **base)
     if kind == "boolean":
         return Field(kind="checkbox", **base)
     if kind in ("integer", "number"):

@@ -10,6 +10,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from app.kit.pages import readable
+from app.kit.words import Words
 from app.rules.base import JSON
 from app.web.forms import Field, properties
 from app.web.messages import (
@@ -42,9 +44,11 @@ def publishing_console(
     now: datetime,
     lang: str,
     channel_schemas: Mapping[str, tuple[Mapping[str, Any], tuple[str, ...]]],
+    game_words: Words | None = None,
 ) -> JSON:
     """Everything the console's publishing sections show. ``channel_schemas``: per kind,
-    the JSON Schema of its config and its secret fields (the adapters')."""
+    the JSON Schema of its config and its secret fields (the adapters'); ``game_words``: the
+    game's catalogue, which names the post kinds of its own (``post.kind.<kind>``)."""
     t = translator(lang)
     settings = publishing["settings"]
     channels = publishing["channels"]
@@ -56,6 +60,7 @@ def publishing_console(
     done: list[JSON] = []
     for post in publishing["posts"]:
         entry = _post_entry(post, tz, lang, shown_format, names, kinds, formats)
+        entry["kind"] = post_kind(post["kind"], lang, game_words or {})
         (queue if post["status"] == "awaiting_review" else done).append(entry)
     done.reverse()  # newest first; the queue oldest first, in the order to review it
     return {
@@ -86,6 +91,13 @@ def publishing_console(
         "refresh_in": _refresh_in(publishing["posts"], timers, now),
         "formats": [(f, t(f"format_{f}")) for f in FORMATS],
     }
+
+
+def post_kind(kind: str, lang: str, game_words: Words) -> str:
+    """A post's kind as the console names it: the shell's word, the game's own
+    (``post.kind.<kind>``), or the kind made readable — never the raw kind."""
+    known = POST_KINDS.get(kind) or game_words.get(f"post.kind.{kind}")
+    return pick(lang, *known) if known else readable(kind, lang)
 
 
 def _post_entry(
@@ -124,7 +136,7 @@ def _post_entry(
     return {
         "id": post["id"],
         "seq": post["seq"],
-        "kind": pick(lang, *POST_KINDS.get(post["kind"], (post["kind"], post["kind"]))),
+        "kind": post["kind"],
         "status": post["status"],
         "status_label": t(f"post_status_{post['status']}"),
         "title": post["title"],

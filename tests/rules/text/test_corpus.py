@@ -16,7 +16,7 @@ from app.rules.base import Named, ParsedOrders, RuleViolation, TextContext
 from app.rules.island import text as island_text
 from app.rules.island.actions import ORDER_TYPES as ISLAND_ORDER_TYPES
 from app.rules.team_battle import text as tb_text
-from app.rules.team_battle.orders import ORDER_TYPES as TB_ORDER_TYPES
+from app.rules.team_battle.order_types import ORDER_TYPES as TB_ORDER_TYPES
 from app.rules.team_battle.validate import parse_order
 from app.rules.textorders import drop_defaults
 

@@ -91,7 +91,10 @@ class ToyPages(Pages):
     def player_parts(self, page: Mapping[str, Any], t: Translate, lang: str) -> list[Part]:
         view = page["view"]
         me = str((view.get("you") or {}).get("id"))
-        return [Part("toy_duel/mine.html", {"throw": _hand(_pending(view, me), t)})]
+        return [
+            Part("toy_duel/score.html", _score(view, t, lang)),
+            Part("toy_duel/mine.html", {"throw": _hand(_pending(view, me), t)}),
+        ]
 
     def console_parts(self, page: Mapping[str, Any], t: Translate, lang: str) -> list[Part]:
         view = page["view"]

@@ -181,7 +181,7 @@ def _explored(line: Line) -> str:
     encounter = data.get("encounter") or {}
     fields["monster"] = _beast(line, encounter.get("monster"))
     fields["fight"] = _fight(line, encounter)
-    return f"explored_{found}" if f"event.explored_{found}" in line.words else "explored"
+    return f"explored_{found}" if f"line.explored_{found}" in line.words else "explored"
 
 
 def _fields(line: Line) -> None:
@@ -191,7 +191,7 @@ def _fields(line: Line) -> None:
     if kind == "order_revised":  # an assassination whose target moved
         fields["target"] = name(data.get("target"))
     elif kind == "order_withdrawn" and data.get("refund"):
-        fields["detail"] = line.word("event.order_withdrawn.refund", refund=data["refund"]) or ""
+        fields["detail"] = line.word("line.order_withdrawn.refund", refund=data["refund"]) or ""
     elif kind == "placed":
         fields["at"] = cell(data.get("at"))
         fields["name"] = name(data.get("player"))

@@ -4,83 +4,83 @@ fields filled by the shell's feed (names, phases, orders already in words)."""
 from __future__ import annotations
 
 EVENTS: dict[str, tuple[str, str]] = {
-    "event.placed": ("{name} 出现在 {at}。", "{name} starts at {at}."),
-    "event.moved": (
+    "line.placed": ("{name} 出现在 {at}。", "{name} starts at {at}."),
+    "line.moved": (
         "{name} 从 {from_} 移动到 {to}{hidden}。",
         "{name} moved from {from_} to {to}{hidden}.",
     ),
-    "event.moved_away": ("{name} 离开了 {from_}。", "{name} left {from_}."),
-    "event.moved_in": ("{name} 来到 {to}。", "{name} arrived at {to}."),
-    "event.moved_unseen": ("{name} 移动了。", "{name} moved."),
-    "event.encounter": (
+    "line.moved_away": ("{name} 离开了 {from_}。", "{name} left {from_}."),
+    "line.moved_in": ("{name} 来到 {to}。", "{name} arrived at {to}."),
+    "line.moved_unseen": ("{name} 移动了。", "{name} moved."),
+    "line.encounter": (
         "{name} 在路上遇到{monster}：{fight}。",
         "{name} met a {monster} on the way: {fight}.",
     ),
-    "event.explored_nothing": ("探索结果：什么也没找到。", "Explored: found nothing."),
-    "event.explored_food": ("探索结果：找到食物 {count} 份。", "Explored: found {count} food."),
-    "event.explored_item": ("探索结果：找到{item} ×{count}。", "Explored: found {item} × {count}."),
-    "event.explored_monster": (
+    "line.explored_nothing": ("探索结果：什么也没找到。", "Explored: found nothing."),
+    "line.explored_food": ("探索结果：找到食物 {count} 份。", "Explored: found {count} food."),
+    "line.explored_item": ("探索结果：找到{item} ×{count}。", "Explored: found {item} × {count}."),
+    "line.explored_monster": (
         "探索时遇到{monster}：{fight}。",
         "Explored and met a {monster}: {fight}.",
     ),
-    "event.explored_story": ("探索触发了剧情：{title}。", "Exploring started a story: {title}."),
-    "event.explored": ("探索完毕。", "Explored."),
-    "event.pk_posted": ("{names} 发起 PK。", "PK posted: {names}."),
-    "event.pk_joined": ("{name} 加入 PK（{side}）。", "{name} joined the PK ({side})."),
-    "event.pk_fled": ("{name} 逃离了 PK。", "{name} fled the PK."),
-    "event.pk_resolved": ("PK 结束：{winner}获胜{losses}。", "PK over: the {winner} won{losses}."),
-    "event.hunt_won": (
+    "line.explored_story": ("探索触发了剧情：{title}。", "Exploring started a story: {title}."),
+    "line.explored": ("探索完毕。", "Explored."),
+    "line.pk_posted": ("{names} 发起 PK。", "PK posted: {names}."),
+    "line.pk_joined": ("{name} 加入 PK（{side}）。", "{name} joined the PK ({side})."),
+    "line.pk_fled": ("{name} 逃离了 PK。", "{name} fled the PK."),
+    "line.pk_resolved": ("PK 结束：{winner}获胜{losses}。", "PK over: the {winner} won{losses}."),
+    "line.hunt_won": (
         "{hunters} 打猎{monster}成功，分得食物：{shares}。",
         "{hunters} hunted a {monster} and won; food: {shares}.",
     ),
-    "event.hunt_lost": (
+    "line.hunt_lost": (
         "{hunters} 打猎{monster}失败：{losses}。",
         "{hunters} hunted a {monster} and lost: {losses}.",
     ),
-    "event.hunt": ("打猎结束。", "The hunt is over."),
-    "event.ate": (
+    "line.hunt": ("打猎结束。", "The hunt is over."),
+    "line.ate": (
         "进食 {eaten} 份：饥饿 {hunger}，剩余食物 {food}。",
         "Ate {eaten}: hunger {hunger}, {food} food left.",
     ),
-    "event.gave": (
+    "line.gave": (
         "{giver} 把{item} ×{count} 给了 {to}。",
         "{giver} gave {item} × {count} to {to}.",
     ),
-    "event.order_posted": (
+    "line.order_posted": (
         "已提交{order}（目标 {target}）。",
         "{order} submitted (target {target}).",
     ),
-    "event.target_moved": (
+    "line.target_moved": (
         "你的暗杀目标在结算前移动了，你可以更改或撤销。",
         "Your target moved before 24:00: you may change or cancel.",
     ),
-    "event.held_move_done": ("挂起的移动已完成。", "Your held move has completed."),
-    "event.story_triggered": (
+    "line.held_move_done": ("挂起的移动已完成。", "Your held move has completed."),
+    "line.story_triggered": (
         "触发剧情：{title}（{name}，{at}）。{text}",
         "Story triggered: {title} ({name}, {at}). {text}",
     ),
-    "event.story_resolved": ("剧情结算：{text}", "Story resolved: {text}"),
-    "event.director_action": ("导演操作：{action}{detail}。", "Director action: {action}{detail}."),
-    "event.announcement": ("公告：{text}", "Announcement: {text}"),
-    "event.death": ("{name} 死亡（{cause}）。", "{name} died ({cause})."),
-    "event.death_announced": ("{name} 死亡。", "{name} is dead."),
-    "event.monster_attack": (
+    "line.story_resolved": ("剧情结算：{text}", "Story resolved: {text}"),
+    "line.director_action": ("导演操作：{action}{detail}。", "Director action: {action}{detail}."),
+    "line.announcement": ("公告：{text}", "Announcement: {text}"),
+    "line.death": ("{name} 死亡（{cause}）。", "{name} died ({cause})."),
+    "line.death_announced": ("{name} 死亡。", "{name} is dead."),
+    "line.monster_attack": (
         "{time}{monster}来袭：{fight}。",
         "{time}A {monster} attacked: {fight}.",
     ),
-    "event.night_encounter": (
+    "line.night_encounter": (
         "夜里在 {at} 遇到{monster}：{fight}。",
         "In the night at {at}, met a {monster}: {fight}.",
     ),
-    "event.night_report": (
+    "line.night_report": (
         "第 {day} 天结算报告：体力 {stamina}/{max_stamina}，战力 {power}，饥饿 {hunger}，食物 {food}。{notes}",
         "Report for day {day}: stamina {stamina}/{max_stamina}, power {power}, hunger {hunger}, food {food}. {notes}",
     ),
-    "event.day_report": (
+    "line.day_report": (
         "第 {day} 天结束。死亡：{deaths}。存活：{alive}。",
         "Day {day} is over. Dead: {deaths}. Alive: {alive}.",
     ),
-    "event.director_report": (
+    "line.director_report": (
         "第 {day} 天导演报告：{parts}。",
         "Director's report for day {day}: {parts}.",
     ),

@@ -24,11 +24,11 @@ PAGES: dict[str, tuple[str, str]] = {
     ),
     "page.use_example": ("不上传则使用示例岛", "Without a file, the example island is used"),
     # feed lines of this game's events where they differ from the shell's
-    "event.game_started": ("游戏开始，第 {day} 天。", "The game has started: day {day}."),
-    "event.game_over": ("游戏结束。幸存者：{survivors}。", "Game over. Survivors: {survivors}."),
-    "event.order_withdrawn": ("撤回了指令：{order}{detail}。", "Order withdrawn: {order}{detail}."),
-    "event.order_withdrawn.refund": ("（返还体力 {refund}）", " ({refund} stamina back)"),
-    "event.order_revised": (
+    "line.game_started": ("游戏开始，第 {day} 天。", "The game has started: day {day}."),
+    "line.game_over": ("游戏结束。幸存者：{survivors}。", "Game over. Survivors: {survivors}."),
+    "line.order_withdrawn": ("撤回了指令：{order}{detail}。", "Order withdrawn: {order}{detail}."),
+    "line.order_withdrawn.refund": ("（返还体力 {refund}）", " ({refund} stamina back)"),
+    "line.order_revised": (
         "已修改暗杀（目标 {target}）。",
         "Assassination changed (target {target}).",
     ),

@@ -9,9 +9,9 @@ from __future__ import annotations
 from app.rules.base import JSON
 from app.rules.team_battle.fight import Round
 from app.rules.team_battle.forces import SIDE_NAMES, SideForces
-from app.rules.team_battle.gates import check_slots, troops_of
 from app.rules.team_battle.messages import violation
-from app.rules.team_battle.orders import OrderDef
+from app.rules.team_battle.order_types import OrderDef
+from app.rules.team_battle.orders.gates import check_slots, troops_of
 from app.rules.team_battle.turn import Turn
 
 

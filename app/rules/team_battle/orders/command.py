@@ -5,10 +5,10 @@ resolution; Inspire and Rest have modules of their own.)"""
 from __future__ import annotations
 
 from app.rules.base import JSON
-from app.rules.team_battle.gates import check_slot, troops_of
 from app.rules.team_battle.intel import emit_intel, intel_source
 from app.rules.team_battle.messages import violation
-from app.rules.team_battle.orders import OrderDef
+from app.rules.team_battle.order_types import OrderDef
+from app.rules.team_battle.orders.gates import check_slot, troops_of
 from app.rules.team_battle.state import other, round_orders
 from app.rules.team_battle.turn import Turn
 

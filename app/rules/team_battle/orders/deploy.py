@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.rules.base import JSON
 from app.rules.team_battle.messages import violation
-from app.rules.team_battle.orders import OrderDef
+from app.rules.team_battle.order_types import OrderDef
 
 
 def check(state: JSON, side: str, definition: OrderDef, body: JSON, others: list[JSON]) -> None:

@@ -5,9 +5,9 @@ shown as one); its unit deals double damage to the retreating unit."""
 from __future__ import annotations
 
 from app.rules.base import JSON, RuleViolation
-from app.rules.team_battle.gates import check_slots
 from app.rules.team_battle.messages import violation
-from app.rules.team_battle.orders import OrderDef
+from app.rules.team_battle.order_types import OrderDef
+from app.rules.team_battle.orders.gates import check_slots
 from app.rules.team_battle.state import announced, other, round_orders
 
 

@@ -6,9 +6,9 @@ Feint shown as one), outside the order count and the morale gate unless the sett
 from __future__ import annotations
 
 from app.rules.base import JSON
-from app.rules.team_battle.gates import check_phase, check_slots
 from app.rules.team_battle.messages import violation
-from app.rules.team_battle.orders import OrderDef
+from app.rules.team_battle.order_types import OrderDef
+from app.rules.team_battle.orders.gates import check_phase, check_slots
 from app.rules.team_battle.state import announced, other
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from app.rules.base import JSON
 from app.rules.team_battle.forces import SideForces
-from app.rules.team_battle.gates import check_phase, check_slots
-from app.rules.team_battle.orders import OrderDef
+from app.rules.team_battle.order_types import OrderDef
+from app.rules.team_battle.orders.gates import check_phase, check_slots
 from app.rules.team_battle.turn import Turn
 
 # (state, side, definition, its other orders of the phase) -> None, or RuleViolation

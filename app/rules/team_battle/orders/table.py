@@ -4,8 +4,8 @@ an order not listed with a part does the default (see :class:`OrderRules`)."""
 
 from __future__ import annotations
 
+from app.rules.team_battle.order_types import ORDER_TYPES
 from app.rules.team_battle.orders import (
-    ORDER_TYPES,
     battle,
     command,
     deploy,

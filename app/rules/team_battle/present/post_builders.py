@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from app.kit.post_parts import Ctx, Group, Section, commitment_section, order_name
 from app.kit.posts import Built
-from app.rules.team_battle.orders import ORDER_TYPES
+from app.rules.team_battle.order_types import ORDER_TYPES
 from app.rules.team_battle.present.post_text import SIDES, order_text, phase_name, title_phase
 
 

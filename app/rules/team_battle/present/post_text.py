@@ -7,7 +7,7 @@ from typing import Any
 from markupsafe import Markup
 
 from app.kit.post_parts import Ctx, order_name
-from app.rules.team_battle.orders import ORDERS
+from app.rules.team_battle.order_types import ORDERS
 
 SIDES = ("A", "B")
 

@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from app.kit.post_parts import Ctx
 from app.kit.receipts import Actor, BaseSealer, Close, Event, Sealer
-from app.rules.team_battle.orders import ORDERS
+from app.rules.team_battle.order_types import ORDERS
 from app.rules.team_battle.present.post_text import SIDES, phase_name
 
 JSON = dict[str, Any]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from app.rules.base import JSON
 from app.rules.team_battle.messages import PHASE_NAMES, order_names, violation
-from app.rules.team_battle.orders import OrderDef
+from app.rules.team_battle.order_types import OrderDef
 from app.rules.team_battle.orders.inspire import inspired
 from app.rules.team_battle.state import (
     MORALE_UNIT,
