@@ -47,7 +47,7 @@ async def submit_order(
     english = _english(request)
     # Orders in words take the one-request path: reading them is slower than a JSON order,
     # and a batch must not wait for it.
-    batched = "Idempotency-Key" not in request.headers and "text" not in body
+    batched = "Idempotency-Key" not in request.headers and not text_orders.in_words(body)
     if request.app.state.settings.order_batching and batched:
         order = await request.app.state.batcher.submit(game_id, token, body, english)
         return JSONResponse(order, status_code=201)  # already plain JSON values

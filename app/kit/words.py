@@ -7,6 +7,7 @@ in the shell's own catalogue. Keys in a game's catalogue are namespaced by what 
 - ``event.<kind>``    an event's name          - ``setting.<field>`` a setting's label
 - ``line.<kind>``     an event's line in a feed or post (``str.format`` fields from its data)
 - ``tool.<action>``   a director tool's name   - ``error.<code>``    a refusal's message
+- ``field.<name>``    an order field's label   - ``order.<type>.<value>`` a choice's name
 - ``page.<...>``      words of its page parts  - ``post.<...>``      words of its posts
 """
 

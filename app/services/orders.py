@@ -117,13 +117,13 @@ def prepare_submission(
     (or was, giving ``parsed``) and then takes exactly the same path."""
     player = require_player(principal)
     ruleset = get_ruleset(game.ruleset)
-    in_words = parsed is None and "text" in body
-    if not in_words:
+    worded = parsed is None and text_orders.in_words(body)
+    if not worded:
         check_order(ruleset, body)
     require_running(game)
     if deadline_passed:
         raise _deadline_passed()
-    if in_words:
+    if worded:
         body, parsed = _from_text(game, principal, body)
         check_order(ruleset, body)
     kind = _order_type(body)
@@ -171,7 +171,7 @@ async def submit_order(
 ) -> dict[str, Any]:
     passed = await deadline_due(session, game, now)
     parsed = None
-    if "text" in body:  # the game's state and the caller first, then the words
+    if text_orders.in_words(body):  # the game's state and the caller first, then the words
         require_player(principal)
         require_running(game)
         if passed:

@@ -25,9 +25,15 @@ from app.services.games import roster, roster_players, ruleset_settings
 _TEXT = TypeAdapter(OrderText)
 
 
+def in_words(body: dict[str, Any]) -> bool:
+    """Whether a body is an order in words: it has ``text`` and no ``type`` (an order of a
+    game may have a field named ``text`` of its own)."""
+    return "text" in body and "type" not in body
+
+
 def text_of(body: dict[str, Any]) -> str | None:
     """The text of a ``{"text": "..."}`` order body, checked; None for a JSON order."""
-    if "text" not in body:
+    if not in_words(body):
         return None
     if set(body) != {"text"}:
         extra = sorted(k for k in body if k != "text")

@@ -304,3 +304,14 @@ async def test_island_orders_in_words_from_issue_16(client: AsyncClient, clock: 
         assert english["echo"] == "Flee and move: up"
         problem(await game.post("/orders", "王五", {"text": text}), 409, "nothing_to_flee")
     assert (await game.view("王五"))["stamina"] == 5
+
+
+def test_a_body_with_a_type_is_a_json_order_even_with_a_text_field() -> None:
+    """A game's order may have a field named ``text`` (a note, a taunt): only a body without
+    ``type`` is read as an order in words."""
+    from app.services.text_orders import in_words, text_of
+
+    assert in_words({"text": "调兵 3号位到2号位 4人"})
+    assert not in_words({"type": "shout", "text": "你输定了"})
+    assert text_of({"type": "shout", "text": "你输定了"}) is None
+    assert text_of({"text": "出石头"}) == "出石头"
