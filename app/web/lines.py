@@ -92,7 +92,14 @@ def describe_event(
         if "survivors" in data:
             fields["survivors"] = who(data.get("survivors"))
         winner = data.get("winner")
-        fields["result"] = t("draw") if winner == "draw" else t("winner_is", side=side(winner))
+        if winner == "draw":
+            fields["result"] = t("draw")
+        elif winner in sides:
+            fields["result"] = t("winner_is", side=side(winner))
+        elif winner is not None:  # a player: by name, never an id
+            fields["result"] = t("winner_is", side=name(winner))
+        else:
+            fields["result"] = t("no_winner")
     elif kind == "order_voided":
         fields["why"] = pick(lang, data.get("message_zh"), data.get("message_en"))
     elif kind == "player_replaced":

@@ -30,6 +30,7 @@ from app.settings import Settings
 from tests.service.helpers import TB_SETTINGS, Game, create_game, ok
 from tests.service.island_helpers import example_text, local, quiet_overrides
 from tests.service.web_helpers import browse, join, post_form
+from tests.toy.registration import toy_registered
 
 NAMES = ["张三", "李四", "王五", "赵六", "钱七", "孙八"]
 ROLES_OF_PLAYERS = [f"p{i}" for i in range(1, len(NAMES) + 1)]  # p1 = 张三 …
@@ -238,7 +239,8 @@ async def world_fixture(
     from app.tables import METADATA
 
     built = World(world_settings(database_url), engine, sessionmaker)
-    yield built
+    with toy_registered():  # the third game, registered as a plug-in is (tests/toy)
+        yield built
     await built.close()
     async with engine.begin() as conn:
         for table in reversed(METADATA.sorted_tables):
@@ -459,6 +461,44 @@ async def is_finished(world: World, name: str) -> State:
     return await d.state(name, "island")
 
 
+# --- the toy duel (tests/toy): a game registered at test time, not named by app/ ----------
+TOY_ROUND = 600  # seconds per round
+
+
+async def _toy(world: World, upto: str) -> Driver:
+    """A two-round duel between 张三 (p1) and 李四 (p2), driven to ``upto``."""
+    d = world.driver()
+    await d.create("toy_duel", {"rounds": 2, "round_seconds": TOY_ROUND})
+    for role in ("p1", "p2"):
+        await d.add(role)
+        await d.sign_in(role)
+    if upto == "setup":
+        return d
+    await d.start()
+    await d.try_order("p1", {"type": "throw", "hand": "rock"})  # hidden until the close
+    await d.try_order("p2", {"type": "shout", "taunt": "你输定了"})  # public at once
+    if upto == "round":
+        return d
+    await d.try_order("p2", {"type": "throw", "hand": "scissors"})
+    await d.run_at(d.clock.now() + timedelta(seconds=TOY_ROUND + 1))  # its deadline
+    if upto == "round2":
+        return d
+    await d.try_order("p1", {"type": "throw", "hand": "paper"})
+    await d.try_order("p2", {"type": "throw", "hand": "paper"})
+    await d.run_at(d.clock.now() + timedelta(seconds=TOY_ROUND + 1))
+    return d
+
+
+def _toy_state(upto: str) -> Callable[[World, str], Awaitable[State]]:
+    async def build(world: World, name: str) -> State:
+        d = await _toy(world, upto)
+        if upto == "finished":
+            assert (await d.status())["status"] == "finished", d.notes
+        return await d.state(name, "toy_duel")
+
+    return build
+
+
 TB4 = ("p1", "p2", "p3", "p4")
 IS6 = tuple(ROLES_OF_PLAYERS)
 OUT = "signed-out"
@@ -492,6 +532,10 @@ STATES: dict[str, tuple[Builder, tuple[str, ...]]] = {
     "is-replaced": (is_replaced, ("p1", "p3", "p4", "p5", "p6", OUT)),
     "is-signed_out": (is_signed_out, ("p1", "p3", "p4", "p5", "p6", OUT)),
     "is-finished": (is_finished, IS6),
+    "toy-setup": (_toy_state("setup"), ("p1", "p2")),
+    "toy-round": (_toy_state("round"), ("p1", "p2")),
+    "toy-round2": (_toy_state("round2"), ("p1", "p2")),
+    "toy-finished": (_toy_state("finished"), ("p1", "p2")),
 }
 BUILDERS: dict[str, Builder] = {name: built for name, (built, _) in STATES.items()}
 

@@ -87,6 +87,7 @@ GAME_PAGES: dict[str, Page] = {
 
 TB_STATES = [name for name in BUILDERS if name.startswith("tb-")]
 IS_STATES = [name for name in BUILDERS if name.startswith("is-")]
+TOY_STATES = [name for name in BUILDERS if name.startswith("toy-")]  # a registered plug-in
 
 
 # Pages outside any game: (page id, method, path, form). One line per page.
@@ -96,6 +97,8 @@ PLAIN_PAGES: list[tuple[str, str, str, dict[str, Any] | None]] = [
     ("create_island", "GET", "/director/new?ruleset=island", None),
     ("created_tb", "POST", "/director/new", {"ruleset": "team_battle", "title": "新的团战"}),
     ("created_island", "POST", "/director/new", {"ruleset": "island", "title": "新的岛"}),
+    ("create_toy", "GET", "/director/new?ruleset=toy_duel", None),
+    ("created_toy", "POST", "/director/new", {"ruleset": "toy_duel", "title": "新的对决"}),
     ("join_unknown", "GET", "/join/not-a-real-code-at-all-xxxxxxxx", None),
     ("error_unknown_game_spectator", "GET", "/g/nosuchgame0000", None),
     ("error_unknown_game_play", "GET", "/play/nosuchgame0000", None),
@@ -107,7 +110,7 @@ PLAIN_PAGES: list[tuple[str, str, str, dict[str, Any] | None]] = [
 
 def _rows() -> list[tuple[str, str, str]]:
     rows: list[tuple[str, str, str]] = []
-    for state in TB_STATES + IS_STATES:
+    for state in TB_STATES + IS_STATES + TOY_STATES:
         for page, spec in GAME_PAGES.items():
             if not spec.in_state(state):
                 continue

@@ -35,6 +35,7 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "hidden": ("未公开", "hidden"),
     "winner_is": ("胜者：{side}", "Winner: {side}"),
     "draw": ("平局", "Draw"),
+    "no_winner": ("没有胜者", "No winner"),
     "none": ("无", "none"),
     # orders
     "orders": ("指令", "Orders"),
