@@ -483,8 +483,8 @@ async def _toy(world: World, upto: str) -> Driver:
     await d.run_at(d.clock.now() + timedelta(seconds=TOY_ROUND + 1))  # its deadline
     if upto == "round2":
         return d
-    await d.try_order("p1", {"type": "throw", "hand": "paper"})
-    await d.try_order("p2", {"type": "throw", "hand": "paper"})
+    await d.try_order("p1", {"type": "throw", "hand": "paper"})  # 张三 wins 2–0, whatever
+    await d.try_order("p2", {"type": "throw", "hand": "rock"})  # the seed (no tie to break)
     await d.run_at(d.clock.now() + timedelta(seconds=TOY_ROUND + 1))
     return d
 

@@ -57,11 +57,7 @@ def header(page: Mapping[str, Any], lang: str) -> JSON:
         "remaining_text": duration(left),
         "paused": summary["status"] == "paused",
         "timezone": tz,
-        "winner": (
-            t("draw") if winner == "draw" else t("winner_is", side=side_name(winner, lang, ruleset))
-        )
-        if winner
-        else "",
+        "winner": _winner(winner, pages.sides, page.get("names") or {}, lang, ruleset),
         "seed": summary.get("seed"),
         "seed_commitment": summary["seed_commitment"],
     }
@@ -245,6 +241,21 @@ def _order_fields(
             field = _generic(prop, base, [f"order.{kind}.", f"field.{name}."], words, lang)
         fields.append(field)
     return fields
+
+
+def _winner(
+    winner: Any, sides: tuple[str, ...], names: Mapping[str, str], lang: str, ruleset: str
+) -> str:
+    """Who won, as the header says it: a side by its name, a player by theirs, never an id."""
+    t = game_translator(lang, ruleset)
+    if not winner:
+        return ""
+    if winner == "draw":
+        return t("draw")
+    if winner in sides:
+        return t("winner_is", side=side_name(winner, lang, ruleset))
+    found = names.get(str(winner))
+    return t("winner_is", side=found) if found else ""
 
 
 def word_or(words: Words, key: str, lang: str, raw: str) -> str:
