@@ -20,6 +20,9 @@ from markupsafe import Markup
 from app.kit.formats import Format, plain
 from app.kit.words import Words
 
+# Zones a Chinese reader knows as 北京时间 (UTC+8, no summer time).
+BEIJING_ZONES = frozenset({"Asia/Shanghai", "Asia/Chongqing", "Asia/Harbin", "PRC"})
+
 
 @dataclass(frozen=True)
 class PublicEvent:
@@ -160,6 +163,8 @@ class Ctx:
             date = f"{local.day} {local.strftime('%b')} {local.year}"
         else:
             date = f"{local.year}年{local.month}月{local.day}日"
+        if self.game.timezone in BEIJING_ZONES:
+            return self.raw("time.beijing", date=date, weekday=weekday, hm=local.strftime("%H:%M"))
         return self.raw(
             "time",
             date=date,
@@ -187,12 +192,9 @@ class Ctx:
         return self.raw("duration.seconds", n=whole)
 
     def footer(self, events: Sequence[PublicEvent]) -> Markup:
-        if not events:
-            return self.t("footer.none")
-        first, last = min(e.seq for e in events), max(e.seq for e in events)
-        if first == last:
-            return self.t("footer.one", first=first)
-        return self.t("footer.range", first=first, last=last)
+        """A post's footer: nothing. Event numbers and a "forumplay" signature are counters a
+        reader has no use for (issue 18 item 12); a game may still write its own."""
+        return Markup("")
 
 
 def commitment_section(ctx: Ctx) -> Section:

@@ -47,6 +47,7 @@ PHRASES: dict[str, tuple[str, str]] = {
         "{date} {weekday} {hm}（{zone}，UTC{offset}）",
         "{weekday} {date} {hm} ({zone}, UTC{offset})",
     ),
+    "time.beijing": ("{date} {weekday} {hm}（北京时间）", "{weekday} {date} {hm} Beijing time"),
     "weekdays": ("周一 周二 周三 周四 周五 周六 周日", "Mon Tue Wed Thu Fri Sat Sun"),
     "head.roster": ("【阵容】", "Roster"),
     "head.settings": ("【设置】", "Settings"),
@@ -127,13 +128,20 @@ PHRASES: dict[str, tuple[str, str]] = {
     ),
     # --- reminders and tallies ----------------------------------------------------------------
     "reminder.line": (
-        "距离截止（{when}）不远了，以下玩家尚未下令或就绪：",
-        "The deadline ({when}) is near; these players have not ordered or readied yet:",
+        "截止时间 {when}，以下玩家尚未下令或就绪：",
+        "Deadline {when}; these players have not ordered or readied yet:",
     ),
+    "reminder.left": ("还剩 {left}。", "{left} left. "),
     "reminder.nobody": ("所有玩家都已就绪。", "Everyone is ready."),
     "tally.intro": (
         "当前下令与就绪情况（只统计是否下令，不含内容）：",
         "Who has ordered and readied (never what):",
     ),
+    "tally.side_line": ("{side}（{players}）：{state}", "{side} ({players}): {state}"),
+    "tally.line": ("{player}：{state}", "{player}: {state}"),
+    "tally.ordered": ("已下令", "ordered"),
+    "tally.not_ordered": ("未下令", "no orders yet"),
+    "tally.ready": ("已就绪", "ready"),
+    "tally.not_ready": ("未就绪", "not ready"),
     "tally.deadline": ("截止时间：{when}", "Deadline: {when}"),
 }
