@@ -133,6 +133,11 @@ class Format:
     def mention(self, name: str) -> Markup:
         return Markup("@") + self.esc(name)
 
+    def fold(self, summary: str, body: Any) -> Markup:
+        """``body`` folded behind ``summary`` where the format can fold; else nothing (the
+        caller links a page with the same details)."""
+        return Markup("")
+
 
 class BBCode(Format):
     """The Discuz!/NGA/S1/phpBB dialect: [b], [table][tr][td], [quote], [color], [list]."""
@@ -174,6 +179,10 @@ class BBCode(Format):
 
     def quote(self, body: Any) -> Markup:
         return Markup("[quote]") + self.esc(body) + Markup("[/quote]")
+
+    def fold(self, summary: str, body: Any) -> Markup:
+        head = self.esc(summary).replace("]", "）")
+        return Markup(f"[spoiler={head}]\n") + self.esc(body) + Markup("\n[/spoiler]")
 
     def items(self, entries: Sequence[Any], numbered: bool = False) -> Markup:
         opening = "[list=1]" if numbered else "[list]"

@@ -191,6 +191,11 @@ class Ctx:
             return self.raw("duration.minutes", n=whole // 60)
         return self.raw("duration.seconds", n=whole)
 
+    def page_url(self, path: str) -> str | None:
+        """A page of this service (``/g/<id>``, ``/play/<id>``) when its address is public."""
+        base = self.game.public_url
+        return f"{base.rstrip('/')}{path}" if base else None
+
     def footer(self, events: Sequence[PublicEvent]) -> Markup:
         """A post's footer: nothing. Event numbers and a "forumplay" signature are counters a
         reader has no use for (issue 18 item 12); a game may still write its own."""

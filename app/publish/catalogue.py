@@ -17,7 +17,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     "title.seed_revealed": ("【种子公开】{title}", "[Seed revealed] {title}"),
     "title.reminder": ("【截止提醒】{title}", "[Deadline reminder] {title}"),
     "title.tally": ("【下令统计】{title}", "[Orders tally] {title}"),
-    "title.receipts": ("【指令回执】{title}", "[Order receipts] {title}"),
+    "title.receipts": ("【收据】{title}", "[Receipts] {title}"),
     "title.notice": ("【公告】{title}", "[Notice] {title}"),
     "title.events": ("【进展】{title}", "[Update] {title}"),
     # --- shared ----------------------------------------------------------------------------
@@ -65,7 +65,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     "col.order": ("指令", "Order"),
     "col.status": ("状态", "Status"),
     "col.owner": ("归属", "Owner"),
-    "col.receipt": ("回执", "Receipt"),
+    "col.receipt": ("收据", "Receipt"),
     "seed.commitment_intro": (
         "本局随机种子在开局前已封存，其 SHA-256 承诺值为：",
         "The game's random seed was sealed before the start; its SHA-256 commitment is:",
@@ -98,33 +98,31 @@ PHRASES: dict[str, tuple[str, str]] = {
     "notice.new_deadline": ("当前截止时间：{when}。", "Current deadline: {when}."),
     # --- the kit's plain post: an event the game has no words for ----------------------------
     "event_line.unnamed": ("公开事件 #{seq}", "Public event #{seq}"),
-    # --- receipts ---------------------------------------------------------------------------
-    "rc.sealed": (
-        "{label}已截止：此时的暗令已封存为回执。",
-        "{label} has closed: the hidden orders are sealed into receipts.",
+    # --- receipts (收据, as the pages say) ----------------------------------------------------
+    "rc.sealed_line": (
+        "{label}已截止，暗令封存为收据：{receipts}",
+        "{label} closed; receipts sealed: {receipts}",
     ),
-    "rc.sealed.note": (
-        "每一方都有回执（无论有没有下令），回执本身不透露任何内容。你下令时收到的回执应与此一致。",
-        "Every owner gets one, orders or none, so a receipt tells nothing. It must match the "
-        "receipt you got when you last ordered.",
+    "rc.sep": ("｜", " | "),
+    "rc.full": ("{label} · {owner}：{receipt}", "{label} · {owner}: {receipt}"),
+    "rc.fold": ("完整收据", "Full receipts"),
+    "rc.opened_line": (
+        "{labels}的指令已公开，{n} 份收据现在可以核对。",
+        "{labels}: the orders are revealed; {n} receipt(s) can be checked now.",
     ),
-    "rc.opened.revealed": (
-        "这些指令已公开，公布盐值：任何人都可以核对执行的正是截止前封存的指令。",
-        "These orders are revealed, so their salts are published: anyone can check that what "
-        "was executed is what was sealed before the deadline.",
+    "rc.opened_end": (
+        "游戏结束，全部 {n} 份收据（{labels}）现在可以核对。",
+        "The game is over: all {n} receipts ({labels}) can be checked now.",
     ),
-    "rc.opened.end": (
-        "游戏结束，公布全部回执的盐值与指令：任何人都可以核对执行的正是截止前封存的指令。",
-        "The game is over: every receipt's salt and orders are published, so anyone can check "
-        "that what was executed is what was sealed before the deadline.",
+    "rc.check": (
+        "你下令后收到的收据应与此一致。逐一核对每份收据与每次掷骰：{link}",
+        "The receipt you got when you ordered should match. Every receipt and roll, checked: "
+        "{link}",
     ),
-    "rc.opened.item": ("{label} · {owner}", "{label} · {owner}"),
-    "rc.salt": ("盐：{salt}", "salt: {salt}"),
-    "rc.orders": ("指令：", "orders:"),
-    "rc.receipt": ("回执：{receipt}", "receipt: {receipt}"),
-    "rc.how": (
-        '核对方法：回执 = SHA-256(盐 + ":" + 指令)，例如：',
-        'To check: receipt = SHA-256(salt + ":" + orders), e.g.:',
+    "rc.check_label": ("观战页", "The spectator page"),
+    "rc.check_offline": (
+        "你下令时收到的收据应与此一致；可向导演索取本局存档核对。",
+        "The receipt you got when you ordered should match; ask the director for the archive to check.",
     ),
     # --- reminders and tallies ----------------------------------------------------------------
     "reminder.line": (
