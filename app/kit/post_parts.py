@@ -207,9 +207,15 @@ def commitment_section(ctx: Ctx) -> Section:
     return Section(
         title=ctx.t("head.seed"),
         lines=[ctx.t("seed.commitment_intro")],
-        code=ctx.game.seed_commitment,
+        code=fold_token(ctx.game.seed_commitment),
         quote=[ctx.t("seed.commitment_note")],
     )
+
+
+def fold_token(token: str, width: int = 32) -> str:
+    """A long token (a hash) in lines of ``width``: 64 hex digits in one line are wider than
+    a phone, and no forum wraps inside a code block."""
+    return "\n".join(token[i : i + width] for i in range(0, len(token), width)) or token
 
 
 def order_name(ctx: Ctx, order_type: str) -> str:

@@ -67,7 +67,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     "col.owner": ("归属", "Owner"),
     "col.receipt": ("收据", "Receipt"),
     "seed.commitment_intro": (
-        "本局随机种子在开局前已封存，其 SHA-256 承诺值为：",
+        "本局随机种子在开局前已封存，其 SHA-256 承诺值为（分两行显示）：",
         "The game's random seed was sealed before the start; its SHA-256 commitment is:",
     ),
     "seed.commitment_note": (
@@ -76,14 +76,39 @@ PHRASES: dict[str, tuple[str, str]] = {
         "equals this value and replay every roll.",
     ),
     "seed.revealed": ("本局种子：", "The seed:"),
-    "seed.how_commitment": (
-        "核对承诺（任意终端）：",
-        "Check the commitment (any terminal):",
+    "head.seed_revealed": ("【公布种子】", "The seed, revealed"),
+    "seed.matches": (
+        "它的 SHA-256 应等于开局帖里封存的承诺值；每一次掷骰都由它算出。",
+        "Its SHA-256 must equal the commitment sealed in the opening post; every roll comes "
+        "from it.",
     ),
-    "seed.how_verify": (
-        "重放全部步骤与掷骰（应返回 ok 为 true）：",
-        "Replay every step and roll (it answers ok: true):",
+    "seed.check": (
+        "{link}会为你重算承诺、每一次掷骰与每份收据。",
+        "{link} re-checks the commitment, every roll and every receipt for you.",
     ),
+    "head.how": ("【如何下令】", "How to order"),
+    "how.page": (
+        "在{link}下令：用导演发给你的邀请链接登录，每个阶段的可选指令都列在页面上。",
+        "On {link}: sign in with the invite link the director sent you; each phase's orders "
+        "are listed there.",
+    ),
+    "how.page_label": ("玩家页", "your player page"),
+    "how.page_offline": (
+        "在玩家页下令：用导演发给你的邀请链接登录。",
+        "On your player page: sign in with the invite link the director sent you.",
+    ),
+    "how.thread": (
+        "或在本帖直接回帖，用平常的话写指令，一行一条（写法与玩家页上的示例相同；引用的文字不算）。"
+        "第一次回帖时附上玩家页给出的绑定码（FP-开头），机器人会回复它读到的指令。",
+        "Or reply in this thread, one order a line, in plain words as your page shows them "
+        "(quoted text is not read). Add the link code from your page (FP-…) to your first "
+        "reply; the bot answers with what it read.",
+    ),
+    "how.watch": (
+        "{link}：所有人可看的战况与核对。",
+        "{link}: the game for everyone, and the checks.",
+    ),
+    "how.watch_label": ("观战页", "The spectator page"),
     "seed.verify_offline": (
         "服务器地址未公开：可向导演索取本局存档，离线重放验证。",
         "No public address is set: ask the director for the game's archive to replay it offline.",

@@ -164,6 +164,8 @@ def _build(
     else:  # the kit's plain post, of the game's own events (the seed is shown below)
         own = Group(group.kind, [e for e in group.events if e.kind not in END_EXTRAS])
         title, sections = plain_post(ctx, own, deadline)
+    if group.kind == "game_started":
+        sections.append(_how_to_order(ctx))
     if group.kind == "game_finished":
         if group.first("game_over") is None:
             title = ctx.raw("title.seed_revealed", title=ctx.game.title)
@@ -171,27 +173,41 @@ def _build(
     return title, sections
 
 
-# ----- the end: the seed and how to verify ------------------------------------------------------
+# ----- the start: how to order; the end: the seed and where to check -----------------------------
+def _how_to_order(ctx: Ctx) -> Section:
+    """How a player gives orders, in words: their page, or a reply in this thread."""
+    play = ctx.page_url(f"/play/{ctx.game.id}")
+    watch = ctx.page_url(f"/g/{ctx.game.id}")
+    items = [
+        ctx.t("how.page", link=ctx.fmt.link(play, ctx.phrase("how.page_label")))
+        if play
+        else ctx.t("how.page_offline"),
+        ctx.t("how.thread"),
+    ]
+    if ctx.has("post.how.example"):
+        items.append(ctx.t("post.how.example"))
+    if watch:
+        items.append(ctx.t("how.watch", link=ctx.fmt.link(watch, ctx.phrase("how.watch_label"))))
+    return Section(title=ctx.t("head.how"), items=items)
+
+
 def _seed_sections(ctx: Ctx, group: Group) -> list[Section]:
     revealed = group.first("seed_revealed")
     if revealed is None:
         return []
-    seed = revealed["seed"]
-    commitment = revealed.get("seed_commitment", ctx.game.seed_commitment)
-    shell = "printf '%s' '" + seed.replace("'", "'\\''") + "' | sha256sum"
-    section = Section(
-        title=ctx.t("head.seed"),
-        lines=[ctx.t("seed.revealed")],
-        code=seed,
-        quote=[ctx.t("seed.commitment_intro"), ctx.fmt.mono(commitment)],
+    url = ctx.page_url(f"/g/{ctx.game.id}?verify=1")
+    check = (
+        ctx.t("seed.check", link=ctx.fmt.link(url, ctx.phrase("rc.check_label")))
+        if url
+        else ctx.t("seed.verify_offline")
     )
-    how = Section(lines=[ctx.t("seed.how_commitment")], code=shell)
-    if ctx.game.public_url:
-        url = f"{ctx.game.public_url.rstrip('/')}/api/v1/games/{ctx.game.id}/verify"
-        verify = Section(lines=[ctx.t("seed.how_verify"), ctx.fmt.link(url)])
-    else:
-        verify = Section(lines=[ctx.t("seed.verify_offline")])
-    return [section, how, verify]
+    section = Section(
+        title=ctx.t("head.seed_revealed"),
+        lines=[ctx.t("seed.revealed")],
+        code=revealed["seed"],
+        quote=[ctx.t("seed.matches"), check],
+    )
+    return [section]
 
 
 # ----- notices ----------------------------------------------------------------------------------
