@@ -20,6 +20,11 @@ def short(receipt: str) -> str:
     return receipt[:SHORT] + "…" if len(receipt) > SHORT else receipt
 
 
+def grouped(receipt: str) -> str:
+    """A whole receipt in groups of 16 digits: it wraps on a phone and still reads."""
+    return " ".join(receipt[i : i + 16] for i in range(0, len(receipt), 16))
+
+
 def check_line(ctx: Ctx) -> Markup:
     """Where a reader checks: the spectator page, or the director's archive."""
     url = ctx.page_url(f"/g/{ctx.game.id}?verify=1")
@@ -45,7 +50,7 @@ def receipts_post(ctx: Ctx, group: Group) -> tuple[str, list[Section]]:
                 "rc.full",
                 label=label,
                 owner=sealer.owner(ctx, r["owner"]),
-                receipt=ctx.fmt.mono(r["receipt"]),
+                receipt=grouped(r["receipt"]),
             )
             for r in sealed["receipts"]
         )

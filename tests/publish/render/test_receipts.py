@@ -54,3 +54,4 @@ def test_receipts_posts_are_short_lines_with_the_details_folded_or_linked() -> N
             assert not whole.search(post.bodies["markdown"] + post.bodies["text"])
             outside = re.sub(r"\[spoiler=.*?\[/spoiler\]", "", post.bodies["bbcode"], flags=re.S)
             assert not whole.search(outside)
+            assert not whole.search(post.bodies["bbcode"])  # in groups that wrap on a phone
