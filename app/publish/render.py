@@ -164,8 +164,9 @@ def _build(
     else:  # the kit's plain post, of the game's own events (the seed is shown below)
         own = Group(group.kind, [e for e in group.events if e.kind not in END_EXTRAS])
         title, sections = plain_post(ctx, own, deadline)
-    if group.kind == "game_started":
-        sections.append(_how_to_order(ctx))
+    if group.kind == "game_started":  # how to order, before the seed's commitment
+        seed = [i for i, s in enumerate(sections) if s.title == ctx.t("head.seed")]
+        sections.insert(seed[-1] if seed else len(sections), _how_to_order(ctx))
     if group.kind == "game_finished":
         if group.first("game_over") is None:
             title = ctx.raw("title.seed_revealed", title=ctx.game.title)
