@@ -52,6 +52,38 @@ def plain(value: Any) -> str:
     return str(value)
 
 
+# A table as lines (Markdown forums and chat, issue 18 item 1): one line per row, its first
+# cell the label, then the other cells joined by "｜" — each after its column's header when
+# the cell alone would not say what it is (a number, "4→3"), never a space-aligned column.
+_LEADING_TAGS = re.compile(r"^(?:\*\*|\[[^\]]*\])+")
+_NEEDS_HEADER = re.compile(r"^[\d+\-−±→/.]")
+_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+
+
+def _row_line(fmt: Format, headers: Sequence[Any], row: Sequence[Any], label_markup: Any) -> Markup:
+    cells = list(row)
+    if not cells:
+        return Markup("")
+    label, rest = cells[0], cells[1:]
+    wide = bool(_CJK.search("".join(plain(c) for c in [*headers, *cells])))
+    parts: list[Markup] = []
+    for i, cell in enumerate(rest, start=1):
+        shown = plain(cell)
+        if not shown.strip():
+            continue
+        header = headers[i] if i < len(headers) else ""
+        bare = _LEADING_TAGS.sub("", shown)
+        if len(rest) > 1 and plain(header).strip() and _NEEDS_HEADER.match(bare):
+            parts.append(fmt.esc(header) + Markup(" ") + fmt.esc(cell))
+        else:
+            parts.append(fmt.esc(cell))
+    body = Markup("｜" if wide else " | ").join(parts)
+    if not plain(label).strip():
+        return body
+    head = label_markup(label)
+    return head + Markup("：" if wide else ": ") + body if parts else head
+
+
 class Format:
     name: str
     ext: str
@@ -101,6 +133,11 @@ class Format:
     def mention(self, name: str) -> Markup:
         return Markup("@") + self.esc(name)
 
+    def fold(self, summary: str, body: Any) -> Markup:
+        """``body`` folded behind ``summary`` where the format can fold; else nothing (the
+        caller links a page with the same details)."""
+        return Markup("")
+
 
 class BBCode(Format):
     """The Discuz!/NGA/S1/phpBB dialect: [b], [table][tr][td], [quote], [color], [list]."""
@@ -142,6 +179,10 @@ class BBCode(Format):
 
     def quote(self, body: Any) -> Markup:
         return Markup("[quote]") + self.esc(body) + Markup("[/quote]")
+
+    def fold(self, summary: str, body: Any) -> Markup:
+        head = self.esc(summary).replace("]", "）")
+        return Markup(f"[spoiler={head}]\n") + self.esc(body) + Markup("\n[/spoiler]")
 
     def items(self, entries: Sequence[Any], numbered: bool = False) -> Markup:
         opening = "[list=1]" if numbered else "[list]"
@@ -228,15 +269,15 @@ class Markdown(Format):
         return self.lines(Markup(m) + self.esc(e) for m, e in zip(marks, entries, strict=True))
 
     def table(self, headers: Sequence[Any], rows: Sequence[Sequence[Any]]) -> Markup:
-        def row(cells: Iterable[Any]) -> Markup:
-            return Markup("| ") + self.join(cells, " | ") + Markup(" |")
-
-        rule = Markup("|") + Markup("|").join(Markup("---") for _ in headers) + Markup("|")
-        return self.lines([row(headers), rule, *(row(r) for r in rows)])
+        # Misago's CSS gives table cells no padding and no borders, and a wide table does not
+        # fit a phone: a list, one row a line, its label in bold.
+        return self.lines(
+            Markup("- ") + _row_line(self, headers, r, self.bold) for r in rows if list(r)
+        )
 
 
 class Text(Format):
-    """Plain text (QQ groups, Telegram, Discord): no markup, columns aligned by width."""
+    """Plain text (QQ groups, Telegram, Discord): no markup, one line per item."""
 
     name, ext = "text", "txt"
 
@@ -277,15 +318,8 @@ class Text(Format):
         return self.lines(Markup(m) + self.esc(e) for m, e in zip(marks, entries, strict=True))
 
     def table(self, headers: Sequence[Any], rows: Sequence[Sequence[Any]]) -> Markup:
-        grid = [[str(self.esc(c)) for c in r] for r in [headers, *rows]]
-        widths = [max(display_width(r[i]) for r in grid) for i in range(len(headers))]
-
-        def line(cells: list[str]) -> str:
-            padded = [c + " " * (w - display_width(c)) for c, w in zip(cells, widths, strict=True)]
-            return "  ".join(padded).rstrip()
-
-        rule = "  ".join("-" * w for w in widths)
-        return Markup("\n".join([line(grid[0]), rule, *(line(r) for r in grid[1:])]))
+        # A chat bubble has no monospace font and wraps: one row a line, never columns.
+        return self.lines(_row_line(self, headers, r, self.esc) for r in rows if list(r))
 
 
 FORMATTERS: dict[str, Format] = {f.name: f for f in (BBCode(), Markdown(), Text())}

@@ -20,6 +20,9 @@ from markupsafe import Markup
 from app.kit.formats import Format, plain
 from app.kit.words import Words
 
+# Zones a Chinese reader knows as 北京时间 (UTC+8, no summer time).
+BEIJING_ZONES = frozenset({"Asia/Shanghai", "Asia/Chongqing", "Asia/Harbin", "PRC"})
+
 
 @dataclass(frozen=True)
 class PublicEvent:
@@ -160,6 +163,8 @@ class Ctx:
             date = f"{local.day} {local.strftime('%b')} {local.year}"
         else:
             date = f"{local.year}年{local.month}月{local.day}日"
+        if self.game.timezone in BEIJING_ZONES:
+            return self.raw("time.beijing", date=date, weekday=weekday, hm=local.strftime("%H:%M"))
         return self.raw(
             "time",
             date=date,
@@ -186,13 +191,15 @@ class Ctx:
             return self.raw("duration.minutes", n=whole // 60)
         return self.raw("duration.seconds", n=whole)
 
+    def page_url(self, path: str) -> str | None:
+        """A page of this service (``/g/<id>``, ``/play/<id>``) when its address is public."""
+        base = self.game.public_url
+        return f"{base.rstrip('/')}{path}" if base else None
+
     def footer(self, events: Sequence[PublicEvent]) -> Markup:
-        if not events:
-            return self.t("footer.none")
-        first, last = min(e.seq for e in events), max(e.seq for e in events)
-        if first == last:
-            return self.t("footer.one", first=first)
-        return self.t("footer.range", first=first, last=last)
+        """A post's footer: nothing. Event numbers and a "forumplay" signature are counters a
+        reader has no use for (issue 18 item 12); a game may still write its own."""
+        return Markup("")
 
 
 def commitment_section(ctx: Ctx) -> Section:
@@ -200,9 +207,15 @@ def commitment_section(ctx: Ctx) -> Section:
     return Section(
         title=ctx.t("head.seed"),
         lines=[ctx.t("seed.commitment_intro")],
-        code=ctx.game.seed_commitment,
+        code=fold_token(ctx.game.seed_commitment),
         quote=[ctx.t("seed.commitment_note")],
     )
+
+
+def fold_token(token: str, width: int = 32) -> str:
+    """A long token (a hash) in lines of ``width``: 64 hex digits in one line are wider than
+    a phone, and no forum wraps inside a code block."""
+    return "\n".join(token[i : i + width] for i in range(0, len(token), width)) or token
 
 
 def order_name(ctx: Ctx, order_type: str) -> str:

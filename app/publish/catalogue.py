@@ -17,7 +17,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     "title.seed_revealed": ("【种子公开】{title}", "[Seed revealed] {title}"),
     "title.reminder": ("【截止提醒】{title}", "[Deadline reminder] {title}"),
     "title.tally": ("【下令统计】{title}", "[Orders tally] {title}"),
-    "title.receipts": ("【指令回执】{title}", "[Order receipts] {title}"),
+    "title.receipts": ("【收据】{title}", "[Receipts] {title}"),
     "title.notice": ("【公告】{title}", "[Notice] {title}"),
     "title.events": ("【进展】{title}", "[Update] {title}"),
     # --- shared ----------------------------------------------------------------------------
@@ -47,6 +47,7 @@ PHRASES: dict[str, tuple[str, str]] = {
         "{date} {weekday} {hm}（{zone}，UTC{offset}）",
         "{weekday} {date} {hm} ({zone}, UTC{offset})",
     ),
+    "time.beijing": ("{date} {weekday} {hm}（北京时间）", "{weekday} {date} {hm} Beijing time"),
     "weekdays": ("周一 周二 周三 周四 周五 周六 周日", "Mon Tue Wed Thu Fri Sat Sun"),
     "head.roster": ("【阵容】", "Roster"),
     "head.settings": ("【设置】", "Settings"),
@@ -64,9 +65,9 @@ PHRASES: dict[str, tuple[str, str]] = {
     "col.order": ("指令", "Order"),
     "col.status": ("状态", "Status"),
     "col.owner": ("归属", "Owner"),
-    "col.receipt": ("回执", "Receipt"),
+    "col.receipt": ("收据", "Receipt"),
     "seed.commitment_intro": (
-        "本局随机种子在开局前已封存，其 SHA-256 承诺值为：",
+        "本局随机种子在开局前已封存，其 SHA-256 承诺值为（分两行显示）：",
         "The game's random seed was sealed before the start; its SHA-256 commitment is:",
     ),
     "seed.commitment_note": (
@@ -75,14 +76,39 @@ PHRASES: dict[str, tuple[str, str]] = {
         "equals this value and replay every roll.",
     ),
     "seed.revealed": ("本局种子：", "The seed:"),
-    "seed.how_commitment": (
-        "核对承诺（任意终端）：",
-        "Check the commitment (any terminal):",
+    "head.seed_revealed": ("【公布种子】", "The seed, revealed"),
+    "seed.matches": (
+        "它的 SHA-256 应等于开局帖里封存的承诺值；每一次掷骰都由它算出。",
+        "Its SHA-256 must equal the commitment sealed in the opening post; every roll comes "
+        "from it.",
     ),
-    "seed.how_verify": (
-        "重放全部步骤与掷骰（应返回 ok 为 true）：",
-        "Replay every step and roll (it answers ok: true):",
+    "seed.check": (
+        "{link}会为你重算承诺、每一次掷骰与每份收据。",
+        "{link} re-checks the commitment, every roll and every receipt for you.",
     ),
+    "head.how": ("【如何下令】", "How to order"),
+    "how.page": (
+        "在{link}下令：用导演发给你的邀请链接登录，每个阶段的可选指令都列在页面上。",
+        "On {link}: sign in with the invite link the director sent you; each phase's orders "
+        "are listed there.",
+    ),
+    "how.page_label": ("玩家页", "your player page"),
+    "how.page_offline": (
+        "在玩家页下令：用导演发给你的邀请链接登录。",
+        "On your player page: sign in with the invite link the director sent you.",
+    ),
+    "how.thread": (
+        "或在本帖直接回帖，用平常的话写指令，一行一条（写法与玩家页上的示例相同；引用的文字不算）。"
+        "第一次回帖时附上玩家页给出的绑定码（FP-开头），机器人会回复它读到的指令。",
+        "Or reply in this thread, one order a line, in plain words as your page shows them "
+        "(quoted text is not read). Add the link code from your page (FP-…) to your first "
+        "reply; the bot answers with what it read.",
+    ),
+    "how.watch": (
+        "{link}：所有人可看的战况与核对。",
+        "{link}: the game for everyone, and the checks.",
+    ),
+    "how.watch_label": ("观战页", "The spectator page"),
     "seed.verify_offline": (
         "服务器地址未公开：可向导演索取本局存档，离线重放验证。",
         "No public address is set: ask the director for the game's archive to replay it offline.",
@@ -97,43 +123,52 @@ PHRASES: dict[str, tuple[str, str]] = {
     "notice.new_deadline": ("当前截止时间：{when}。", "Current deadline: {when}."),
     # --- the kit's plain post: an event the game has no words for ----------------------------
     "event_line.unnamed": ("公开事件 #{seq}", "Public event #{seq}"),
-    # --- receipts ---------------------------------------------------------------------------
+    # --- receipts (收据, as the pages say) ----------------------------------------------------
     "rc.sealed": (
-        "{label}已截止：此时的暗令已封存为回执。",
+        "{label}已截止：此时的暗令已封存为收据。",
         "{label} has closed: the hidden orders are sealed into receipts.",
     ),
-    "rc.sealed.note": (
-        "每一方都有回执（无论有没有下令），回执本身不透露任何内容。你下令时收到的回执应与此一致。",
-        "Every owner gets one, orders or none, so a receipt tells nothing. It must match the "
-        "receipt you got when you last ordered.",
+    "rc.sealed_line": (
+        "{label}已截止，暗令封存为收据：{receipts}",
+        "{label} closed; receipts sealed: {receipts}",
     ),
-    "rc.opened.revealed": (
-        "这些指令已公开，公布盐值：任何人都可以核对执行的正是截止前封存的指令。",
-        "These orders are revealed, so their salts are published: anyone can check that what "
-        "was executed is what was sealed before the deadline.",
+    "rc.sep": ("｜", " | "),
+    "rc.full": ("{label} · {owner}：{receipt}", "{label} · {owner}: {receipt}"),
+    "rc.fold": ("完整收据", "Full receipts"),
+    "rc.opened_line": (
+        "{labels}的指令已公开，{n} 份收据现在可以核对。",
+        "{labels}: the orders are revealed; {n} receipt(s) can be checked now.",
     ),
-    "rc.opened.end": (
-        "游戏结束，公布全部回执的盐值与指令：任何人都可以核对执行的正是截止前封存的指令。",
-        "The game is over: every receipt's salt and orders are published, so anyone can check "
-        "that what was executed is what was sealed before the deadline.",
+    "rc.opened_end": (
+        "游戏结束，全部 {n} 份收据（{labels}）现在可以核对。",
+        "The game is over: all {n} receipts ({labels}) can be checked now.",
     ),
-    "rc.opened.item": ("{label} · {owner}", "{label} · {owner}"),
-    "rc.salt": ("盐：{salt}", "salt: {salt}"),
-    "rc.orders": ("指令：", "orders:"),
-    "rc.receipt": ("回执：{receipt}", "receipt: {receipt}"),
-    "rc.how": (
-        '核对方法：回执 = SHA-256(盐 + ":" + 指令)，例如：',
-        'To check: receipt = SHA-256(salt + ":" + orders), e.g.:',
+    "rc.check": (
+        "你下令后收到的收据应与此一致。逐一核对每份收据与每次掷骰：{link}",
+        "The receipt you got when you ordered should match. Every receipt and roll, checked: "
+        "{link}",
+    ),
+    "rc.check_label": ("观战页", "The spectator page"),
+    "rc.check_offline": (
+        "你下令时收到的收据应与此一致；可向导演索取本局存档核对。",
+        "The receipt you got when you ordered should match; ask the director for the archive to check.",
     ),
     # --- reminders and tallies ----------------------------------------------------------------
     "reminder.line": (
-        "距离截止（{when}）不远了，以下玩家尚未下令或就绪：",
-        "The deadline ({when}) is near; these players have not ordered or readied yet:",
+        "截止时间 {when}，以下玩家尚未下令或就绪：",
+        "Deadline {when}; these players have not ordered or readied yet:",
     ),
+    "reminder.left": ("还剩 {left}。", "{left} left. "),
     "reminder.nobody": ("所有玩家都已就绪。", "Everyone is ready."),
     "tally.intro": (
         "当前下令与就绪情况（只统计是否下令，不含内容）：",
         "Who has ordered and readied (never what):",
     ),
+    "tally.side_line": ("{side}（{players}）：{state}", "{side} ({players}): {state}"),
+    "tally.line": ("{player}：{state}", "{player}: {state}"),
+    "tally.ordered": ("已下令", "ordered"),
+    "tally.not_ordered": ("未下令", "no orders yet"),
+    "tally.ready": ("已就绪", "ready"),
+    "tally.not_ready": ("未就绪", "not ready"),
     "tally.deadline": ("截止时间：{when}", "Deadline: {when}"),
 }

@@ -55,8 +55,15 @@ def group_events(events: Sequence[PublicEvent], posts: Posts) -> list[Group]:
             at = closing[-1] if closing else len(groups)
             groups.insert(at, Group("receipts", [e]))
         elif kind == "receipts_opened":
+            # Opened by the close that sealed them (a deployment revealed at once): one
+            # receipts post for that close, read before what the close opened next.
+            sealed_here = [
+                g for g in groups if g.kind == "receipts" and g.event("orders_sealed") is not None
+            ]
             if last is not None and last.kind == "receipts" and previous in RECEIPTS:
                 last.events.append(e)
+            elif sealed_here and e.data.get("reason") != "end":
+                sealed_here[-1].events.append(e)
             else:
                 groups.append(Group("receipts", [e]))
         elif kind in notices:

@@ -164,6 +164,9 @@ def _build(
     else:  # the kit's plain post, of the game's own events (the seed is shown below)
         own = Group(group.kind, [e for e in group.events if e.kind not in END_EXTRAS])
         title, sections = plain_post(ctx, own, deadline)
+    if group.kind == "game_started":  # how to order, before the seed's commitment
+        seed = [i for i, s in enumerate(sections) if s.title == ctx.t("head.seed")]
+        sections.insert(seed[-1] if seed else len(sections), _how_to_order(ctx))
     if group.kind == "game_finished":
         if group.first("game_over") is None:
             title = ctx.raw("title.seed_revealed", title=ctx.game.title)
@@ -171,27 +174,41 @@ def _build(
     return title, sections
 
 
-# ----- the end: the seed and how to verify ------------------------------------------------------
+# ----- the start: how to order; the end: the seed and where to check -----------------------------
+def _how_to_order(ctx: Ctx) -> Section:
+    """How a player gives orders, in words: their page, or a reply in this thread."""
+    play = ctx.page_url(f"/play/{ctx.game.id}")
+    watch = ctx.page_url(f"/g/{ctx.game.id}")
+    items = [
+        ctx.t("how.page", link=ctx.fmt.link(play, ctx.phrase("how.page_label")))
+        if play
+        else ctx.t("how.page_offline"),
+        ctx.t("how.thread"),
+    ]
+    if ctx.has("post.how.example"):
+        items.append(ctx.t("post.how.example"))
+    if watch:
+        items.append(ctx.t("how.watch", link=ctx.fmt.link(watch, ctx.phrase("how.watch_label"))))
+    return Section(title=ctx.t("head.how"), items=items)
+
+
 def _seed_sections(ctx: Ctx, group: Group) -> list[Section]:
     revealed = group.first("seed_revealed")
     if revealed is None:
         return []
-    seed = revealed["seed"]
-    commitment = revealed.get("seed_commitment", ctx.game.seed_commitment)
-    shell = "printf '%s' '" + seed.replace("'", "'\\''") + "' | sha256sum"
-    section = Section(
-        title=ctx.t("head.seed"),
-        lines=[ctx.t("seed.revealed")],
-        code=seed,
-        quote=[ctx.t("seed.commitment_intro"), ctx.fmt.mono(commitment)],
+    url = ctx.page_url(f"/g/{ctx.game.id}?verify=1")
+    check = (
+        ctx.t("seed.check", link=ctx.fmt.link(url, ctx.phrase("rc.check_label")))
+        if url
+        else ctx.t("seed.verify_offline")
     )
-    how = Section(lines=[ctx.t("seed.how_commitment")], code=shell)
-    if ctx.game.public_url:
-        url = f"{ctx.game.public_url.rstrip('/')}/api/v1/games/{ctx.game.id}/verify"
-        verify = Section(lines=[ctx.t("seed.how_verify"), ctx.fmt.link(url)])
-    else:
-        verify = Section(lines=[ctx.t("seed.verify_offline")])
-    return [section, how, verify]
+    section = Section(
+        title=ctx.t("head.seed_revealed"),
+        lines=[ctx.t("seed.revealed")],
+        code=revealed["seed"],
+        quote=[ctx.t("seed.matches"), check],
+    )
+    return [section]
 
 
 # ----- notices ----------------------------------------------------------------------------------
@@ -237,29 +254,47 @@ def _notice_line(ctx: Ctx, e: PublicEvent, deadline: datetime | None) -> Markup 
 
 # ----- reminders and tallies --------------------------------------------------------------------
 def _who(ctx: Ctx, entry: RosterEntry, mentions: bool) -> Markup:
-    shown = entry.forum_name or entry.name
-    if mentions and entry.forum_name:
-        return ctx.fmt.mention(entry.forum_name)
-    return ctx.fmt.esc(shown)
+    """The character's name, then the forum name — a mention where the channel notifies:
+    "周瑜（@player2）"."""
+    if not entry.forum_name:
+        return ctx.fmt.esc(entry.name)
+    forum = ctx.fmt.mention(entry.forum_name) if mentions else ctx.fmt.esc(entry.forum_name)
+    if entry.forum_name == entry.name and not mentions:
+        return forum
+    return ctx.t("player_forum", name=entry.name, forum=forum)
+
+
+def _time_left(ctx: Ctx, deadline: datetime, now: datetime | None) -> Markup | None:
+    if now is None or deadline <= now:
+        return None
+    seconds = (deadline - now).total_seconds()
+    step = 1800 if seconds >= 3 * 3600 else 60  # "还剩 2.5小时", "还剩 25分钟"
+    return ctx.t("reminder.left", left=ctx.duration(max(step, round(seconds / step) * step)))
 
 
 def reminder_post(
-    game: GameInfo, waiting: Sequence[RosterEntry], deadline: datetime, mentions: bool
+    game: GameInfo,
+    waiting: Sequence[RosterEntry],
+    deadline: datetime,
+    mentions: bool,
+    now: datetime | None = None,
 ) -> PostDraft:
-    """Before a deadline: the players who have not yet ordered or readied."""
+    """Before a deadline: the players who have not yet ordered or readied, and the time left."""
 
     def build(ctx: Ctx) -> tuple[str, list[Section]]:
         if not waiting:
             return ctx.raw("title.reminder", title=game.title), [
                 Section(lines=[ctx.t("reminder.nobody")])
             ]
-        names = ctx.fmt.join([_who(ctx, w, mentions) for w in waiting], " ")
-        section = Section(
-            lines=[ctx.fmt.bold(ctx.t("reminder.line", when=ctx.when(deadline))), names]
-        )
+        head = ctx.t("reminder.line", when=ctx.when(deadline))
+        left = _time_left(ctx, deadline, now)
+        if left is not None:
+            head = left + head
+        names = ctx.join([_who(ctx, w, mentions) for w in waiting])
+        section = Section(lines=[ctx.fmt.bold(head), names])
         return ctx.raw("title.reminder", title=game.title), [section]
 
-    return _always(_post(game, "reminder", build, lambda ctx: ctx.t("footer.none")))
+    return _always(_post(game, "reminder", build, lambda ctx: Markup("")))
 
 
 def tally_post(
@@ -267,24 +302,43 @@ def tally_post(
     rows: Sequence[tuple[RosterEntry, bool, bool]],
     deadline: datetime | None,
 ) -> PostDraft:
-    """Who has ordered and who is ready (never what they ordered)."""
+    """Who has ordered and who is ready (never what they ordered) — per side in a game of
+    sides, where a side orders as one."""
 
     sides = _posts(game.ruleset).sides
 
+    def state(ctx: Ctx, ordered: bool, ready: bool) -> Markup:
+        return ctx.join(
+            [
+                ctx.t("tally.ordered" if ordered else "tally.not_ordered"),
+                ctx.t("tally.ready" if ready else "tally.not_ready"),
+            ]
+        )
+
     def build(ctx: Ctx) -> tuple[str, list[Section]]:
-        headers = [ctx.t("col.player")]
+        items: list[Markup] = []
         if sides:
-            headers.append(ctx.t("col.side"))
-        headers += [ctx.t("col.ordered"), ctx.t("col.ready")]
-        table = []
-        for who, ordered, ready in rows:
-            row: list[Any] = [ctx.fmt.esc(who.forum_name or who.name)]
-            if sides:
-                row.append(ctx.side(who.side) if who.side else ctx.t("dash"))
-            row += [ctx.t("check" if ordered else "cross"), ctx.t("check" if ready else "cross")]
-            table.append(row)
+            by_side: dict[str, list[tuple[RosterEntry, bool, bool]]] = {}
+            for row in rows:
+                by_side.setdefault(row[0].side or "", []).append(row)
+            for side, members in by_side.items():
+                ordered = any(o for _, o, _ in members)
+                ready = any(r for _, _, r in members)
+                items.append(
+                    ctx.t(
+                        "tally.side_line",
+                        side=ctx.side(side) if side else ctx.t("dash"),
+                        players=ctx.join([ctx.player(m[0]) for m in members]),
+                        state=state(ctx, ordered, ready),
+                    )
+                )
+        else:
+            for who, ordered, ready in rows:
+                items.append(
+                    ctx.t("tally.line", player=ctx.player(who), state=state(ctx, ordered, ready))
+                )
         lines = [ctx.t("tally.intro")]
-        section = Section(lines=lines, table=(headers, table))
+        section = Section(lines=lines, items=items)
         extra = []
         if deadline is not None:
             extra.append(
@@ -292,7 +346,7 @@ def tally_post(
             )
         return ctx.raw("title.tally", title=game.title), [section, *extra]
 
-    return _always(_post(game, "tally", build, lambda ctx: ctx.t("footer.none")))
+    return _always(_post(game, "tally", build, lambda ctx: Markup("")))
 
 
 def dump(post: PostDraft) -> str:

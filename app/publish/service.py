@@ -192,8 +192,9 @@ def _countdown_post(sync: Session, game: Game, timer: Timer, now: datetime) -> N
         waiting = [entry for entry, ordered, ready in rows if not (ordered or ready)]
         if not waiting:
             return
-        mentions = channel is not None and channel.kind in outbox.MENTION_KINDS
-        draft = reminder_post(info, waiting, deadline, mentions)
+        # On every channel (the default) the Markdown body goes to the forums that notify.
+        mentions = channel is None or channel.kind in outbox.MENTION_KINDS
+        draft = reminder_post(info, waiting, deadline, mentions, now=now)
     channels = [channel.id] if channel is not None else None
     outbox.create_post(sync, facts, pub, draft, now, review=False, channel_ids=channels)
 

@@ -14,6 +14,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Game, PlayerRow
+from app.publish import receipts
 from app.publish.models import DeliveryRow, PostRow, PublishingRow
 from app.rules.registry import get_ruleset
 from app.services import director as director_service
@@ -101,6 +102,9 @@ async def player_page(
         ruleset = get_ruleset(game.ruleset)
         available = ruleset.available_orders(game.state, principal.viewer, now)
     page["available"] = available
+    # The receipt this player's hidden orders would be sealed into if the phase closed
+    # now (issue 18): the receipts post in the thread shows the same one after the close.
+    page["receipt"] = receipts.current_receipt(game.ruleset, game.seed, game.state, principal.actor)
     return page
 
 

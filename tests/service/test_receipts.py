@@ -133,3 +133,20 @@ async def test_island_receipts_cover_every_living_player_at_midnight(
     assert recompute(ann["salt"], ann["orders"]) == day1[pid(game, "ann")]
     verified = ok(await game.get("/verify"))
     assert verified["ok"] is True and verified["receipts"] == 3
+
+
+async def test_the_player_page_shows_the_receipt_the_thread_will_show(
+    client: AsyncClient, clock: FakeClock, browser: Any
+) -> None:
+    """What the receipts post promises is checkable: the player's page shows their current
+    receipt, the same the order's reply carries and the close then publishes."""
+    from tests.service.test_web_player_pages import player
+    from tests.service.web_helpers import browse
+
+    game = await team_battle(client, {"dice": "high"})
+    deploy = await game.order("a1", {"type": "deploy", "troops": [26, 1, 1, 1, 1]})
+    phone = await player(game, browser, "a1")
+    page = (await browse(phone, f"/play/{game.id}")).text
+    assert 'id="receipt"' in page and deploy["receipt"]["receipt"] in page
+    await tick(client, clock, 3600)
+    assert sealed(await game.events(), "r0-deployment")["A"] == deploy["receipt"]["receipt"]

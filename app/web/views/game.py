@@ -60,7 +60,22 @@ def header(page: Mapping[str, Any], lang: str) -> JSON:
         "winner": _winner(winner, pages.sides, page.get("names") or {}, lang, ruleset),
         "seed": summary.get("seed"),
         "seed_commitment": summary["seed_commitment"],
+        "receipt": _receipt(page.get("receipt"), lang),
     }
+
+
+def _receipt(found: Any, lang: str) -> JSON | None:
+    """The player's current receipt (their page only), and what it is for."""
+    if not isinstance(found, Mapping) or not found.get("receipt"):
+        return None
+    digest = str(found["receipt"])
+    note = (
+        "If the phase closed now, your hidden orders would be sealed into this receipt; the "
+        "receipts post in the thread shows its first 12 digits."
+        if lang == "en"
+        else "若此刻截止，你的暗令将封存为这份收据；帖子里的收据行显示它的前 12 位。"
+    )
+    return {"label": "Your receipt" if lang == "en" else "你的收据", "digest": digest, "note": note}
 
 
 # --- the event feed -----------------------------------------------------------------------

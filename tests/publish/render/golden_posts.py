@@ -10,7 +10,7 @@ and read the diff before committing it; ``scripts/preview_posts.py`` shows them 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from app.publish.formats import FORMATTERS
@@ -41,8 +41,20 @@ def extras(language: str) -> list[PostDraft]:
     island = island_day(language).info(language=language, public_url=None)
     deadline = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
     return [
-        reminder_post(tb, [TB_ROSTER[1], TB_ROSTER[2]], deadline, mentions=True),
-        reminder_post(island, [IS_ROSTER[2], IS_ROSTER[3]], deadline, mentions=False),
+        reminder_post(
+            tb,
+            [TB_ROSTER[1], TB_ROSTER[2]],
+            deadline,
+            mentions=True,
+            now=deadline - timedelta(hours=2),
+        ),
+        reminder_post(
+            island,
+            [IS_ROSTER[2], IS_ROSTER[3]],
+            deadline,
+            mentions=False,
+            now=deadline - timedelta(minutes=25),
+        ),
         reminder_post(tb, [], deadline, mentions=True),
         tally_post(
             tb,

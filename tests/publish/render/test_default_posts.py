@@ -5,6 +5,7 @@ a game without a sealer seals nothing; a game's own templates come before the sh
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
@@ -114,13 +115,19 @@ def test_the_service_notices_and_an_unregistered_game_work_plainly() -> None:
     assert "公开事件 #2" in posts[0].bodies["text"]
 
 
-def test_the_tally_of_a_game_without_sides_has_no_side_column(plain: None) -> None:
+def test_the_tally_is_per_player_without_sides_and_per_side_with_them(plain: None) -> None:
+    """A player reads their character's name (and forum name); in a game of sides a side
+    orders as one, so the tally says per side whether it has ordered, once."""
     post = tally_post(info("en"), [(ROSTER[0], True, False), (ROSTER[1], False, True)], None)
-    assert "Side" not in post.bodies["text"] and "bo_forum" in post.bodies["text"]
+    text = post.bodies["text"]
+    assert "Side" not in text and "bo_forum" in text
+    assert f"{ROSTER[0].name}" in text and "ordered" in text and "not ready" in text
     sided = Presentation(name="sided_toy", words=WORDS, posts=GamePosts(sides=True))
     for _ in registered(sided):
-        post = tally_post(info("en", "sided_toy"), [(ROSTER[0], True, False)], None)
-        assert "Side" in post.bodies["text"] and "Red" in post.bodies["text"]
+        rows = [(ROSTER[0], True, False), (replace(ROSTER[1], side=ROSTER[0].side), True, False)]
+        text = tally_post(info("en", "sided_toy"), rows, None).bodies["text"]
+        (line,) = [line for line in text.split("\n") if ROSTER[0].name in line]
+        assert ROSTER[1].name in line and line.count("ordered") == 1
 
 
 def test_a_game_without_a_sealer_seals_nothing(plain: None) -> None:

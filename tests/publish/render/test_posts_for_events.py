@@ -27,15 +27,18 @@ def test_a_seed_revealed_on_its_own_is_still_a_post_with_how_to_verify() -> None
     event = PublicEvent(9, AT, "seed_revealed", {"seed": "s", "seed_commitment": "c" * 64})
     posts = posts_for_events(INFO, [event], None)
     assert [p.kind for p in posts] == ["game_finished"]
-    assert "printf '%s' 's' | sha256sum" in posts[0].bodies["text"]
+    text = posts[0].bodies["text"]
+    assert "\ns\n" in text and "sha256sum" not in text and "printf" not in text
+    assert "/g/" in text or "导演" in text or "director" in text
 
 
 def test_every_step_of_the_demo_game_calls_for_its_posts_in_reading_order() -> None:
     per_step = [kinds(b.events) for b in RUN.batches]
     assert per_step[0] == ["game_started", "phase_opened"]
     close_deployment = next(k for k in per_step if "deployments_revealed" in k)
-    # Sealed at the close, then what the close revealed, then the next phase, then the salts.
-    assert close_deployment == ["receipts", "deployments_revealed", "phase_opened", "receipts"]
+    # Sealed and opened at the close: one receipts post, then what the close revealed, then
+    # the next phase (issue 18 item 15).
+    assert close_deployment == ["receipts", "deployments_revealed", "phase_opened"]
     assert per_step[-1] == ["receipts", "round_result", "game_finished", "receipts"]
     # Orders, withdrawals and "ready" are not news.
     assert sum(1 for k in per_step if not k) >= 6

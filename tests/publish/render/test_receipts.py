@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 
 from app.publish.receipts import canonical_orders, receipt, salt
 
@@ -31,3 +32,26 @@ def test_no_orders_still_differ_per_owner_and_phase() -> None:
         receipt(salt("s", key, owner), []) for key in ("r1-command", "r1-battle") for owner in "AB"
     }
     assert len(seen) == 4
+
+
+def test_receipts_posts_are_short_lines_with_the_details_folded_or_linked() -> None:
+    """A reader sees one line per close and where to check it: no JSON, no shell, no
+    salts, the pages' word 收据; BBCode folds the full receipts, the others link /g/<id>."""
+    from tests.publish.render.engine_runs import island_day, team_battle_game
+    from tests.publish.render.golden_posts import game_posts
+
+    for run in (team_battle_game(), island_day()):
+        info = run.info()
+        found = [p for p in game_posts(run, "zh") if p.kind == "receipts"]
+        assert found
+        for post in found:
+            for name, body in post.bodies.items():
+                for bad in ("{", "sha256sum", "printf", "盐", "回执", "每一方"):
+                    assert bad not in body, (name, bad, body)
+                assert f"/g/{info.id}?verify=1" in body
+                assert len(body.split("\n")) <= 12 or name == "bbcode"
+            whole = re.compile(r"[0-9a-f]{64}")
+            assert not whole.search(post.bodies["markdown"] + post.bodies["text"])
+            outside = re.sub(r"\[spoiler=.*?\[/spoiler\]", "", post.bodies["bbcode"], flags=re.S)
+            assert not whole.search(outside)
+            assert not whole.search(post.bodies["bbcode"])  # in groups that wrap on a phone
