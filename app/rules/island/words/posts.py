@@ -20,8 +20,8 @@ POSTS: dict[str, tuple[str, str]] = {
     "post.report.story_deaths": ("{names} 死亡，余{n}人", "{names} died, {n} left"),
     "post.report.story_quiet": ("平安夜，{n}人全部存活", "a quiet night, all {n} alive"),
     "post.report.intro_early": (
-        "导演提前结算了第{day}天（{date}），于 {when} 进行了 24:00 结算。",
-        "The director resolved day {day} ({date}) early, at {when}.",
+        "导演提前结算了第{day}天（{date}）：本次 24:00 结算于 {when} 进行。",
+        "The director resolved day {day} ({date}) early: its 24:00 resolution ran at {when}.",
     ),
     "post.zone.beijing": ("北京时间", "Beijing time"),
     "post.title.pk_result": ("【PK 结果】{pk} · {title}", "[PK result] {pk} · {title}"),
