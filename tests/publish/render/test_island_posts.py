@@ -12,7 +12,7 @@ import pytest
 
 from app.publish.render import FORMATS, PostDraft, PublicEvent, posts_for_events
 from app.rules.base import DIRECTOR, SYSTEM
-from tests.publish.render.engine_runs import IS_ROSTER, Run, island_day, local
+from tests.publish.render.engine_runs import IS_ROSTER, Run, actor, island_day, local
 from tests.publish.render.golden_posts import game_posts
 
 AT = local(21, 0)
@@ -52,6 +52,28 @@ def test_a_challenge_is_titled_as_a_pk_and_named_by_its_fighters() -> None:
     for body in post.bodies.values():
         assert "pk1" not in body
         assert "白露 向 阿青 发起 PK" in body and "21:30" in body
+    # How to join, in words the island's order grammar reads (see the next test).
+    assert "「帮白露」加入攻方、「帮阿青」加入守方" in post.bodies["text"]
+    assert "「逃跑」" in post.bodies["text"]
+
+
+def test_the_orders_a_challenge_suggests_are_the_orders_the_rules_read() -> None:
+    from app.rules.base import Viewer
+    from app.rules.island.text import parse_orders, text_context
+
+    base = island_day("zh")
+    run = Run("island", base.settings, IS_ROSTER, base.seed, local(10), title=base.title)
+    run.step("start", DIRECTOR)
+    run.now = local(20, 30)
+    run.order(actor("p2"), {"type": "pk", "targets": ["p3"]})
+    seen = text_context(run.state, Viewer(role="player", player_id="p4"))
+    assert parse_orders("帮白露", seen).orders == [
+        {"type": "pk_join", "challenge": "pk1", "side": "attack"}
+    ]
+    assert parse_orders("help [b]秋分[/b]", seen).orders[0]["side"] == "defend"
+    fighter = text_context(run.state, Viewer(role="player", player_id="p3"))
+    assert parse_orders("逃跑", fighter).orders == [{"type": "flee"}]
+    assert parse_orders("flee", fighter).orders == [{"type": "flee"}]
 
 
 def test_a_gamble_shows_both_sides_strength_and_the_odds() -> None:

@@ -63,7 +63,9 @@ def pk_challenge(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     ]
     if data.get("due_at"):
         lines.append(ctx.t("post.pk.due", when=ctx.when(datetime.fromisoformat(data["due_at"]))))
-    lines.append(ctx.t("post.pk.join_hint"))
+    attackers, defenders = _members(ctx, data, "attackers"), _members(ctx, data, "defenders")
+    if attackers and defenders:  # the orders that join a side name one of its fighters
+        lines.append(ctx.t("post.pk.join_hint", attacker=attackers[0], defender=defenders[0]))
     return ctx.raw("post.title.pk_challenge", pk=fighters(ctx, data), title=ctx.game.title), [
         Section(lines=lines)
     ]

@@ -63,8 +63,11 @@ POSTS: dict[str, tuple[str, str]] = {
     ),
     "post.pk.due": ("结算时间：{when}。", "It resolves at {when}."),
     "post.pk.join_hint": (
-        "在同一格的玩家可在此之前加入任一方，参战者也可逃离。",
-        "Until then anyone in the same cell may join either side, and fighters may flee.",
+        "在此之前，同一格的玩家可下令「帮{attacker}」加入攻方、「帮{defender}」加入守方；"
+        "参战者可下令「逃跑」逃离。",
+        "Until then anyone in the same cell may order \u201chelp {attacker}\u201d to join the "
+        "attackers or \u201chelp {defender}\u201d to join the defenders; a fighter may order "
+        "\u201cflee\u201d.",
     ),
     "post.pk.joined": ("{name} 加入{side}。", "{name} joins the {side}."),
     "post.pk.fled_one": ("{name} 逃离了 PK。", "{name} fled the PK."),
