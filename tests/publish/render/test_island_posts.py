@@ -57,6 +57,15 @@ def test_a_challenge_is_titled_as_a_pk_and_named_by_its_fighters() -> None:
     assert "「逃跑」" in post.bodies["text"]
 
 
+def test_a_fighter_joining_or_fleeing_is_titled_by_who_did() -> None:
+    data = {"challenge": "pk1", "player": "p4", "name": "*冬至*", "side": "defend"}
+    joined = _one("zh", [PublicEvent(4, AT, "pk_joined", data)])
+    assert joined.title.startswith("【PK】*冬至* 加入守方"), joined.title
+    fled = _one("en", [PublicEvent(5, AT, "pk_fled", {"challenge": "pk1", "name": "白露"})])
+    assert fled.title.startswith("[PK] 白露 flees"), fled.title
+    assert "pk1" not in joined.bodies["text"] + fled.bodies["text"]
+
+
 def test_the_orders_a_challenge_suggests_are_the_orders_the_rules_read() -> None:
     from app.rules.base import Viewer
     from app.rules.island.text import parse_orders, text_context
@@ -78,6 +87,7 @@ def test_the_orders_a_challenge_suggests_are_the_orders_the_rules_read() -> None
 
 def test_a_gamble_shows_both_sides_strength_and_the_odds() -> None:
     post = _one("zh", [_pk("defend", 3, 2, {"p1": "lost", "p2": "died"})], pk_loss_power=2)
+    assert post.title.startswith("【PK 结果】*冬至* 击败 阿青、白露"), post.title
     text = post.bodies["text"]
     assert "守方获胜：＊冬至＊ 击败 阿青、白露" in text, text
     assert "攻方：阿青、白露（力量合计 3）" in text

@@ -79,7 +79,16 @@ def pk_update(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
             items.append(ctx.t("post.pk.joined", name=e.data.get("name", ""), side=side))
         elif e.kind == "pk_fled":
             items.append(ctx.t("post.pk.fled_one", name=e.data.get("name", "")))
-    return ctx.raw("post.title.pk_update", title=ctx.game.title), [Section(items=items)]
+    title = ctx.raw("post.title.pk_update", title=ctx.game.title)
+    if len(group.events) == 1:  # one fighter joined or fled: the title says who
+        e = group.events[0]
+        title = ctx.raw(
+            f"post.title.{e.kind}",
+            name=e.data.get("name", ""),
+            side=ctx.raw(f"post.pk.{e.data.get('side', 'attack')}"),
+            title=ctx.game.title,
+        )
+    return title, [Section(items=items)]
 
 
 def _loss(ctx: Ctx, pid: str, outcome: str, amount: int) -> Markup:
@@ -128,5 +137,13 @@ def pk_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     sections = [Section(lines=lines), Section(items=side_lines)]
     if losses:
         sections.append(Section(title=ctx.t("post.head.losses"), items=losses))
-    title = ctx.raw("post.title.pk_result", pk=fighters(ctx, pk), title=ctx.game.title)
+    story = fighters(ctx, pk)
+    if winner is not None and not pk.get("by_default"):  # the title says who beat whom
+        sep = ctx.raw("list_sep")
+        story = ctx.raw(
+            "post.pk.beat",
+            winners=sep.join(_members(ctx, pk, "attackers" if winner == "attack" else "defenders")),
+            losers=sep.join(_members(ctx, pk, "defenders" if winner == "attack" else "attackers")),
+        )
+    title = ctx.raw("post.title.pk_result", pk=story, title=ctx.game.title)
     return title, sections

@@ -56,6 +56,12 @@ POSTS: dict[str, tuple[str, str]] = {
     ),
     "post.title.pk_challenge": ("【PK】{pk} · {title}", "[PK] {pk} · {title}"),
     "post.title.pk_update": ("【PK 动态】{title}", "[PK update] {title}"),
+    "post.title.pk_joined": (
+        "【PK】{name} 加入{side} · {title}",
+        "[PK] {name} joins the {side} · {title}",
+    ),
+    "post.title.pk_fled": ("【PK】{name} 逃离 · {title}", "[PK] {name} flees · {title}"),
+    "post.pk.beat": ("{winners} 击败 {losers}", "{winners} beat {losers}"),
     "post.pk.versus": ("{attackers} 对 {defenders}", "{attackers} vs {defenders}"),
     "post.pk.challenge": (
         "{attackers} 向 {defenders} 发起 PK！",
