@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from markupsafe import Markup
 
 from app.kit.post_parts import Ctx, Group, Section, commitment_section
 from app.kit.posts import Builder, Built
+from app.rules.island.present import post_pk
+
+# The zones a reader knows by another name (what the pages call it).
+_ZONE_NAMES = {"Asia/Shanghai": "post.zone.beijing"}
+
+
+def zone_name(ctx: Ctx) -> str:
+    """The game's time zone as a reader names it: 北京时间 for Asia/Shanghai."""
+    key = _ZONE_NAMES.get(ctx.game.timezone)
+    return ctx.raw(key) if key else ctx.game.timezone
 
 
 def game_started(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
@@ -19,7 +30,7 @@ def game_started(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     lo, hi = s.get("pk_window_minutes", (20, 40))
     rows: list[list[Any]] = [
         [ctx.t("post.set.map"), ctx.t("post.set.map_value", w=s.get("width"), h=s.get("height"))],
-        [ctx.t("post.set.timezone"), ctx.game.timezone],
+        [ctx.t("post.set.timezone"), zone_name(ctx)],
         [ctx.t("post.set.stamina"), s.get("start_stamina")],
         [ctx.t("post.set.power"), s.get("start_power")],
         [ctx.t("post.set.food"), f"{s.get('starting_food')} / {s.get('food_per_day', 1)}"],
@@ -41,14 +52,37 @@ def game_started(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     return ctx.raw("title.game_started", title=ctx.game.title), sections
 
 
+def _ran_early(ctx: Ctx, group: Group, report: dict[str, Any]) -> datetime | None:
+    """When the 24:00 report was run before the day's midnight (by the director), the local
+    moment it ran; on time (or late) None. The event's own time says so: on time it is
+    already the next calendar date in the game's zone."""
+    event = group.event("day_report")
+    if event is None or not report.get("date"):
+        return None
+    local = event.at.astimezone(ZoneInfo(ctx.game.timezone))
+    return event.at if local.date().isoformat() <= str(report["date"]) else None
+
+
 def daily_report(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     report = group.first("day_report") or {}
     day = report.get("day", 0)
     date = ctx.local_date(report["date"]) if report.get("date") else ""
-    deaths = [ctx.fmt.color(d["name"], "red") for d in report.get("deaths", [])]
+    dead = [str(d["name"]) for d in report.get("deaths", [])]
+    deaths = [ctx.fmt.color(name, "red") for name in dead]
     alive = [ctx.fmt.esc(a["name"]) for a in report.get("alive", [])]
+    sep = ctx.raw("list_sep")
+    if dead:
+        story = ctx.raw("post.report.story_deaths", names=sep.join(dead), n=len(alive))
+    else:
+        story = ctx.raw("post.report.story_quiet", n=len(alive))
+    early = _ran_early(ctx, group, report)
+    intro = (
+        ctx.t("post.report.intro_early", day=day, date=date, when=ctx.when(early))
+        if early is not None
+        else ctx.t("post.report.intro", day=day, date=date)
+    )
     sections = [
-        Section(lines=[ctx.t("post.report.intro", day=day, date=date)]),
+        Section(lines=[intro]),
         Section(
             title=ctx.t("post.head.deaths"),
             items=deaths,
@@ -65,49 +99,8 @@ def daily_report(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
                 ]
             )
         )
-    return ctx.raw("post.title.daily_report", day=day, title=ctx.game.title), sections
-
-
-def pk_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
-    pk = group.first("pk_resolved") or {}
-    sides = {"attack": pk.get("attackers", []), "defend": pk.get("defenders", [])}
-    strengths = pk.get("strengths") or {}
-    rows = [
-        [
-            ctx.t(f"post.pk.{side}"),
-            ctx.names(members),
-            strengths.get(side, ctx.t("dash")),
-        ]
-        for side, members in sides.items()
-    ]
-    winner = pk.get("winner")
-    lines: list[Markup] = []
-    if winner is None:
-        lines.append(ctx.t("post.pk.no_winner"))
-    elif pk.get("by_default"):
-        lines.append(ctx.fmt.bold(ctx.t("post.pk.by_default", side=ctx.t(f"post.pk.{winner}"))))
-    else:
-        lines.append(ctx.fmt.bold(ctx.t("post.pk.winner", side=ctx.t(f"post.pk.{winner}"))))
-    if pk.get("fled"):
-        lines.append(ctx.t("post.pk.fled", names=ctx.names(pk["fled"])))
-    losses = [
-        ctx.t(f"post.loss.{outcome}", name=ctx.name(pid))
-        for pid, outcome in (pk.get("losses") or {}).items()
-    ]
-    headers = [
-        ctx.t("post.pk.col.side"),
-        ctx.t("post.pk.col.members"),
-        ctx.t("post.pk.col.strength"),
-    ]
-    sections = [
-        Section(
-            title=ctx.t("post.pk.head", challenge=pk.get("challenge", "")), table=(headers, rows)
-        ),
-        Section(lines=lines),
-    ]
-    if losses:
-        sections.append(Section(title=ctx.t("post.head.losses"), items=losses))
-    return ctx.raw("post.title.pk_result", title=ctx.game.title), sections
+    key = "post.title.daily_report_early" if early is not None else "post.title.daily_report"
+    return ctx.raw(key, day=day, story=story, title=ctx.game.title), sections
 
 
 def game_finished(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
@@ -129,25 +122,6 @@ def game_finished(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
 
 
 def notice_line(ctx: Ctx, kind: str, data: dict[str, Any]) -> Markup | None:
-    if kind == "pk_posted":
-        when = datetime.fromisoformat(data["due_at"])
-        names = data.get("names", {})
-        return ctx.t(
-            "post.notice.pk_posted",
-            attackers=ctx.join([names.get(p, ctx.name(p)) for p in data["attackers"]]),
-            defenders=ctx.join([names.get(p, ctx.name(p)) for p in data["defenders"]]),
-            challenge=data["challenge"],
-            when=ctx.when(when),
-        )
-    if kind == "pk_joined":
-        return ctx.t(
-            "post.notice.pk_joined",
-            name=data["name"],
-            challenge=data["challenge"],
-            side=ctx.t(f"post.pk.{data['side']}"),
-        )
-    if kind == "pk_fled":
-        return ctx.t("post.notice.pk_fled", name=data["name"], challenge=data["challenge"])
     if kind == "death_announced":
         return ctx.t("post.notice.death", name=data["name"])
     if kind == "announcement":
@@ -158,6 +132,8 @@ def notice_line(ctx: Ctx, kind: str, data: dict[str, Any]) -> Markup | None:
 BUILDERS: dict[str, Builder] = {
     "game_started": game_started,
     "daily_report": daily_report,
-    "pk_result": pk_result,
+    "pk_challenge": post_pk.pk_challenge,
+    "pk_update": post_pk.pk_update,
+    "pk_result": post_pk.pk_result,
     "game_finished": game_finished,
 }

@@ -10,10 +10,21 @@ from __future__ import annotations
 
 POSTS: dict[str, tuple[str, str]] = {
     "post.title.daily_report": (
-        "【第{day}天·24:00 报告】{title}",
-        "[Day {day} · 24:00 report] {title}",
+        "【第{day}天·24:00】{story} · {title}",
+        "[Day {day} · 24:00] {story} · {title}",
     ),
-    "post.title.pk_result": ("【PK 结果】{title}", "[PK result] {title}"),
+    "post.title.daily_report_early": (
+        "【第{day}天·提前结算】{story} · {title}",
+        "[Day {day} · resolved early] {story} · {title}",
+    ),
+    "post.report.story_deaths": ("{names} 死亡，余{n}人", "{names} died, {n} left"),
+    "post.report.story_quiet": ("平安夜，{n}人全部存活", "a quiet night, all {n} alive"),
+    "post.report.intro_early": (
+        "导演提前结算了第{day}天（{date}）：本次 24:00 结算于 {when} 进行。",
+        "The director resolved day {day} ({date}) early: its 24:00 resolution ran at {when}.",
+    ),
+    "post.zone.beijing": ("北京时间", "Beijing time"),
+    "post.title.pk_result": ("【PK 结果】{pk} · {title}", "[PK result] {pk} · {title}"),
     "post.start.intro": (
         "《另一面》开始！第1天（{date}）。以下是玩家名单、本局设置与随机种子承诺。",
         "The Other Side begins: day 1 ({date}). The players, this game's settings and the "
@@ -43,36 +54,62 @@ POSTS: dict[str, tuple[str, str]] = {
         "第{day}天开始；下次结算：{when}。",
         "Day {day} begins; next resolution: {when}.",
     ),
-    "post.pk.head": ("【PK {challenge}】", "PK {challenge}"),
-    "post.pk.attack": ("攻方", "Attackers"),
-    "post.pk.defend": ("守方", "Defenders"),
-    "post.pk.col.side": ("方", "Side"),
-    "post.pk.col.members": ("成员", "Members"),
-    "post.pk.col.strength": ("力量合计", "Strength"),
-    "post.pk.winner": ("{side}获胜（IS-60）。", "The {side} win (IS-60)."),
+    "post.title.pk_challenge": ("【PK】{pk} · {title}", "[PK] {pk} · {title}"),
+    "post.title.pk_update": ("【PK 动态】{title}", "[PK update] {title}"),
+    "post.title.pk_joined": (
+        "【PK】{name} 加入{side} · {title}",
+        "[PK] {name} joins the {side} · {title}",
+    ),
+    "post.title.pk_fled": ("【PK】{name} 逃离 · {title}", "[PK] {name} flees · {title}"),
+    "post.pk.beat": ("{winners} 击败 {losers}", "{winners} beat {losers}"),
+    "post.pk.versus": ("{attackers} 对 {defenders}", "{attackers} vs {defenders}"),
+    "post.pk.challenge": (
+        "{attackers} 向 {defenders} 发起 PK！",
+        "{attackers} challenges {defenders} to a PK!",
+    ),
+    "post.pk.due": ("结算时间：{when}。", "It resolves at {when}."),
+    "post.pk.join_hint": (
+        "在此之前，同一格的玩家可下令「帮{attacker}」加入攻方、「帮{defender}」加入守方；"
+        "参战者可下令「逃跑」逃离。",
+        "Until then anyone in the same cell may order \u201chelp {attacker}\u201d to join the "
+        "attackers or \u201chelp {defender}\u201d to join the defenders; a fighter may order "
+        "\u201cflee\u201d.",
+    ),
+    "post.pk.joined": ("{name} 加入{side}。", "{name} joins the {side}."),
+    "post.pk.fled_one": ("{name} 逃离了 PK。", "{name} fled the PK."),
+    "post.pk.attack": ("攻方", "attackers"),
+    "post.pk.defend": ("守方", "defenders"),
+    "post.pk.side_line": (
+        "{side}：{names}（力量合计 {strength}）",
+        "The {side}: {names} (strength {strength} in all)",
+    ),
+    "post.pk.side_plain": ("{side}：{names}", "The {side}: {names}"),
+    "post.pk.odds": (
+        "按力量对比，胜率：攻方 {attack}，守方 {defend}，由掷骰决定。",
+        "By strength the odds were: attackers {attack}, defenders {defend}; a die decided.",
+    ),
+    "post.pk.odds_fraction": ("{num}/{den}（约{pct}%）", "{num}/{den} (about {pct}%)"),
+    "post.pk.odds_certain": (
+        "{side}力量达到对方两倍，必胜，无需掷骰。",
+        "The {side} had twice the other side's strength: a sure win, no die needed.",
+    ),
+    "post.pk.winner": (
+        "{side}获胜：{winners} 击败 {losers}。",
+        "The {side} win: {winners} beat {losers}.",
+    ),
     "post.pk.by_default": (
         "{side}不战而胜：对方无人应战。",
         "The {side} win by default: nobody is left opposite.",
     ),
     "post.pk.no_winner": ("双方都无人，PK 作废。", "Nobody is left on either side: no result."),
     "post.pk.fled": ("逃离：{names}", "Fled: {names}"),
-    "post.loss.lost": ("{name}：失去力量", "{name}: loses power"),
+    "post.loss.lost": ("{name}：失去力量 {n}", "{name}: loses {n} power"),
     "post.loss.fled": (
-        "{name}：败后逃跑，力量未失（IS-13）",
-        "{name}: fled after losing, power kept (IS-13)",
+        "{name}：败后逃跑，力量未失",
+        "{name}: fled after losing, power kept",
     ),
-    "post.loss.died": ("{name}：阵亡", "{name}: died"),
+    "post.loss.died": ("{name}：失去力量 {n}，阵亡", "{name}: loses {n} power and dies"),
     "post.head.losses": ("【败方】", "The losing side"),
-    "post.notice.pk_posted": (
-        "{attackers} 向 {defenders} 发起 PK（{challenge}），{when} 结算，期间可加入任一方。",
-        "{attackers} challenged {defenders} (PK {challenge}); it resolves at {when} and "
-        "anyone may join either side until then.",
-    ),
-    "post.notice.pk_joined": (
-        "{name} 加入 PK {challenge} 的{side}。",
-        "{name} joined PK {challenge} with the {side}.",
-    ),
-    "post.notice.pk_fled": ("{name} 逃离了 PK {challenge}。", "{name} fled PK {challenge}."),
     "post.notice.death": ("{name} 死亡。", "{name} died."),
     "post.notice.announcement": ("导演公告（第{day}天）：", "The director announces (day {day}):"),
     "post.result.survivors": ("幸存者：{names}", "Survivors: {names}"),
