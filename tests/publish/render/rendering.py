@@ -4,7 +4,8 @@
   in the thread page's post markup (``.post-body > article.misago-markup``).
 - BBCode: the ``bbcode`` package with the Discuz!/NGA table tags (``html_preview``), in a
   Discuz!-style post cell (``td.t_f``: bordered tables, cells padded).
-- Text: a chat bubble: a narrow box, ``white-space: pre-wrap``, a proportional CJK font.
+- Text: a chat bubble: a narrow box, ``white-space: pre-wrap``, long tokens wrapped as
+  chat apps wrap them, a proportional CJK font (space-aligned columns drift in it).
 
 ``page(format, posts)`` gives one HTML page holding several posts, each in an element with
 ``data-post`` (its label), so one browser visit judges them all; ``MEASURE`` is the script
@@ -33,7 +34,8 @@ _CHAT_CSS = """
 body { margin: 0; padding: 8px; background: #ededed; font: 15px/1.5 "Noto Sans CJK SC",
        sans-serif; }
 .bubble { box-sizing: border-box; max-width: 80%; margin: 8px 0; padding: 8px 10px;
-          background: #fff; border-radius: 6px; white-space: pre-wrap; }
+          background: #fff; border-radius: 6px; white-space: pre-wrap;
+          overflow-wrap: anywhere; }
 """
 
 
@@ -78,9 +80,10 @@ def text_page(posts: list[tuple[str, str]]) -> str:
     return _document(f"<style>{_CHAT_CSS}</style>", items)
 
 
-# Per post: is it wider than its box or the screen, is any table cell narrower than its
-# own first two characters (one character a line), and is Markdown source shown as text (a table the forum's
-# renderer does not know reads as rows of pipes).
+# Per post: is it wider than its box or the screen; is any table cell narrower than its own
+# first two characters (one character a line); is Markdown source shown as text (a table
+# the forum's renderer does not know reads as rows of pipes); in a chat bubble, are columns
+# aligned with runs of spaces (they drift in a proportional font).
 MEASURE = r"""() => {
   const screen = window.innerWidth;
   const out = [];
@@ -115,6 +118,12 @@ MEASURE = r"""() => {
         out.push({post: label, problem: `cell "${text.slice(0, 20)}" is ${Math.round(inner)}px, narrower than its first two characters (${Math.round(two)}px)`});
       }
     });
+    if (post.classList.contains('bubble')) {
+      const aligned = post.textContent.split('\n').filter((l) => /\S {2,}\S/.test(l));
+      if (aligned.length) {
+        out.push({post: label, problem: `columns aligned with spaces drift in a chat bubble: "${aligned[0].trim().slice(0, 40)}"`});
+      }
+    }
     const lines = post.innerText.split('\n').filter((l) => /^\s*\|.*\|\s*$/.test(l));
     if (lines.length) {
       out.push({post: label, problem: `Markdown table shown as text: "${lines[0].trim().slice(0, 40)}"`});
