@@ -105,3 +105,31 @@ async def test_a_post_reads_on_a_phone(
             found.append(problem["problem"])
     report = "\n".join(f"  {post}: " + "; ".join(found) for post, found in by_post.items())
     assert not by_post, f"{kind} × {fmt} does not read on a 390 px phone:\n{report}"
+
+
+async def test_the_judge_sees_what_a_reader_trips_over(chromium: Any) -> None:
+    """The measures themselves: a hash that does not wrap, a table squeezed to one character
+    a line, raw table pipes and space-aligned columns are caught; a short list passes."""
+    wide = "<ul><li>甲方：<code>" + "f" * 64 + "</code></li></ul>"
+    pipes = "<p>| 阵营 | 合计 |<br />\n|---|---|</p>"
+    good = "<ul><li>1号位：甲 4→3｜乙 6→6（甲损1）</li></ul>"
+    squeezed = "[table][tr]" + "[td]阵营执行[/td]" * 14 + "[/tr][/table]"
+    pages = {
+        "markdown": markdown_page([("wide", wide), ("pipes", pipes), ("good", good)]),
+        "bbcode": bbcode_page([("squeezed", squeezed), ("good", "1号位：甲 4→3")]),
+        "text": text_page([("aligned", "玩家    已下令\ncaocao  是"), ("good", "甲方：是")]),
+    }
+    found: dict[str, str] = {}
+    for page_html in pages.values():
+        page = await chromium.new_page(viewport=VIEWPORT)
+        try:
+            await page.set_content(page_html, wait_until="load")
+            for problem in await page.evaluate(MEASURE):
+                found.setdefault(problem["post"], problem["problem"])
+        finally:
+            await page.close()
+    assert "wide" in found and "px" in found["wide"]
+    assert "Markdown table shown as text" in found["pipes"]
+    assert "narrower than its first two characters" in found["squeezed"]
+    assert "columns aligned with spaces" in found["aligned"]
+    assert "good" not in found
