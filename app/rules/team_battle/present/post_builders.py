@@ -130,10 +130,12 @@ def phase_opened(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     opened = group.first("phase_opened") or {}
     event = group.event("phase_opened")
     phase, round_no = opened.get("phase", ""), opened.get("round", 0)
-    lines = [ctx.t(f"post.opened.{phase}")]
     items = entitled_lines(ctx, group, opened.get("entitled") or {})
-    lines.extend(deadline_lines(ctx, deadline, event.at if event else None))
-    sections = [*context_sections(ctx, group), Section(lines=lines, items=items)]
+    sections = [
+        *context_sections(ctx, group),
+        Section(lines=[ctx.t(f"post.opened.{phase}")], items=items),
+        Section(lines=deadline_lines(ctx, deadline, event.at if event else None)),
+    ]
     title = ctx.raw(
         "post.title.phase_opened", phase=title_phase(ctx, round_no, phase), title=ctx.game.title
     )
