@@ -53,10 +53,16 @@ def test_a_round_opens_with_its_story(demo_zh: list[PostDraft]) -> None:
 
 def test_a_slot_that_gathered_out_is_not_shown_as_wiped(demo_zh: list[PostDraft]) -> None:
     first = next(p for p in demo_zh if p.kind == "round_result").bodies["text"]
-    row4 = next(line for line in first.splitlines() if line.startswith("4 "))
-    assert "6→4（调出1）" in row4 and "全灭" not in row4
-    row3 = next(line for line in first.splitlines() if line.startswith("3 "))
-    assert "9→11（调入2）" in row3
+    assert "4号位：甲 6→4（调出1）｜乙 6→6（甲损1）" in first  # amounts given, no wipe
+    assert "3号位：甲 9→11（调入2）" in first
+    assert "1号位：甲 1→0（全灭）｜乙 6→6（甲损1、乙穿透4）" in first
+
+
+def test_the_round_has_no_table_wider_than_a_phone(demo_zh: list[PostDraft]) -> None:
+    for post in demo_zh:
+        if post.kind == "round_result":
+            assert "|---" not in post.bodies["markdown"]
+            assert "[table]" not in post.bodies["bbcode"]
 
 
 def test_the_end_lists_every_order_one_line_each(demo_zh: list[PostDraft]) -> None:

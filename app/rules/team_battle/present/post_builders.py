@@ -100,8 +100,15 @@ def context_sections(ctx: Ctx, group: Group) -> list[Section]:
                     ctx.t(
                         "post.dispatched",
                         side=ctx.side(d["side"]),
-                        before=" ".join(str(n) for n in d["before"]),
-                        after=" ".join(str(n) for n in d["after"]),
+                        changes=ctx.join(
+                            [
+                                ctx.t("post.dispatched.slot", slot=i + 1, before=b, after=a)
+                                for i, (b, a) in enumerate(
+                                    zip(d["before"], d["after"], strict=False)
+                                )
+                                if b != a
+                            ]
+                        ),
                     )
                     for d in dispatched
                 ],

@@ -120,15 +120,8 @@ def round_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
                 row[i - 1] -= d["from_left"]
             if i < n - 1:
                 row[i + 1] -= d["from_right"]
-    # Five columns, so the table still fits a phone: each side's troops, then who lost how
-    # many and who penetrated how far, "甲 / 乙".
-    headers = [
-        ctx.t("post.col.slot"),
-        ctx.t("post.col.before_after", side=ctx.side("A")),
-        ctx.t("post.col.before_after", side=ctx.side("B")),
-        ctx.t("post.col.damage"),
-        ctx.t("post.col.penetration"),
-    ]
+    # One line per slot, not a five-column table: a table wider than a phone's screen is
+    # unreadable there, and a line reads the same on every forum and in a chat.
     rows = []
     for i in range(n):
 
@@ -145,11 +138,14 @@ def round_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
                 return ctx.fmt.color(text, "red")
             return text
 
-        def pair(values: dict[str, list[Any]], i: int = i) -> Markup:
-            shown = [plain(values[s][i]) if values[s][i] else ctx.t("dash") for s in SIDES]
-            return ctx.fmt.join(shown, " / ")
-
-        rows.append([i + 1, change("A"), change("B"), pair(dealt), pair(pen)])
+        notes = [
+            ctx.t(key, side=ctx.t(f"post.side_short.{side}"), n=plain(values[side][i]))
+            for key, values in (("post.note.lost", dealt), ("post.note.pen", pen))
+            for side in SIDES
+            if values[side][i]
+        ]
+        shown = ctx.t("post.slot_notes", notes=ctx.join(notes)) if notes else Markup("")
+        rows.append(ctx.t("post.slot_line", slot=i + 1, a=change("A"), b=change("B"), notes=shown))
     totals = ctx.t(
         "post.totals",
         a_before=sum(before["A"]),
@@ -159,7 +155,7 @@ def round_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     )
     story = headline(ctx, group, round_no, end, wiped, dealt)
     sections = [Section(lines=[ctx.fmt.heading(story)]), *context_sections(ctx, group)]
-    sections.append(Section(title=ctx.t("post.head.troops"), table=(headers, rows)))
+    sections.append(Section(title=ctx.t("post.head.troops"), items=rows))
     sections.append(Section(lines=[ctx.fmt.bold(totals)]))
     sections.append(Section(title=ctx.t("post.head.morale"), items=morale_lines(ctx, group, end)))
     pen_totals = [

@@ -16,7 +16,12 @@ POSTS: dict[str, tuple[str, str]] = {
     "post.side.B": ("乙方", "Side B"),
     # Orders as the pages and the grammar name them where they differ from order.* names.
     "post.order.dispatch": ("调兵", "Dispatch"),
-    "post.col.slot": ("号位", "Slot"),
+    "post.side_short.A": ("甲", "A"),
+    "post.side_short.B": ("乙", "B"),
+    "post.slot_line": ("{slot}号位：甲 {a}｜乙 {b}{notes}", "Slot {slot}: A {a} · B {b}{notes}"),
+    "post.slot_notes": ("（{notes}）", " ({notes})"),
+    "post.note.lost": ("{side}损{n}", "{side} lost {n}"),
+    "post.note.pen": ("{side}穿透{n}", "{side} penetrates {n}"),
     "post.moved_out": ("{n}（调出{moved}）", "{n} (moved out {moved})"),
     "post.moved_in": ("{n}（调入{moved}）", "{n} (moved in {moved})"),
     # The round's headline: its story in one line.
@@ -93,7 +98,8 @@ POSTS: dict[str, tuple[str, str]] = {
     "post.announced.none": ("双方均无公开指令。", "No public orders."),
     "post.announced.order": ("{side}：{order}", "{side}: {order}"),
     "post.head.dispatched": ("【调兵结果】", "Dispatches"),
-    "post.dispatched": ("{side}各号位：{before} → {after}", "{side} by slot: {before} → {after}"),
+    "post.dispatched": ("{side}：{changes}", "{side}: {changes}"),
+    "post.dispatched.slot": ("{slot}号位 {before}→{after}", "slot {slot} {before}→{after}"),
     "post.head.seen_through": ("【识破】", "See Through"),
     "post.seen_through": (
         "{side}识破了对方的{order}，该指令本回合无效。",
@@ -117,9 +123,6 @@ POSTS: dict[str, tuple[str, str]] = {
         "{side} did not deploy in time: {rule}.",
     ),
     "post.head.troops": ("【各号位兵力】", "Troops per slot"),
-    "post.col.before_after": ("{side}兵力", "{side}"),
-    "post.col.damage": ("损失 甲/乙", "Lost A/B"),
-    "post.col.penetration": ("穿透 甲/乙", "Pen. A/B"),
     "post.troops_change": ("{before}→{after}", "{before}→{after}"),
     "post.annihilated_mark": ("{n}（全灭）", "{n} (wiped out)"),
     "post.totals": (
