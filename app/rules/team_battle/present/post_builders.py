@@ -56,16 +56,16 @@ def game_started(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     rows.append([ctx.t("post.set.orders"), shown])
     sections = [
         Section(lines=[ctx.t("post.start.intro")]),
-        Section(
-            title=ctx.t("head.roster"),
-            table=([ctx.t("col.side"), ctx.t("col.players")], roster_rows),
-        ),
-        Section(
-            title=ctx.t("head.settings"), table=([ctx.t("col.setting"), ctx.t("col.value")], rows)
-        ),
+        # Lines, not two-column tables: a forum without table borders runs the cells together.
+        Section(title=ctx.t("head.roster"), items=[line(ctx, *row) for row in roster_rows]),
+        Section(title=ctx.t("head.settings"), items=[line(ctx, *row) for row in rows]),
         commitment_section(ctx),
     ]
     return ctx.raw("title.game_started", title=ctx.game.title), sections
+
+
+def line(ctx: Ctx, label: Any, value: Any) -> Markup:
+    return ctx.t("post.set.line", label=label, value=value)
 
 
 # ----- context: what closed before the headline ---------------------------------------------
@@ -192,9 +192,12 @@ def deadline_lines(ctx: Ctx, deadline: datetime | None, opened_at: datetime | No
 # ----- deployments_revealed ---------------------------------------------------------------
 def deployments_revealed(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     revealed = group.first("deployment_revealed") or {}
-    slots = len(revealed.get("A", []))
-    headers = [ctx.t("col.side"), *[str(i) for i in range(1, slots + 1)], ctx.t("col.total")]
-    rows = [[ctx.side(s), *revealed[s], sum(revealed[s])] for s in SIDES]
+    # One line per slot, the two sides' units facing each other as they will fight.
+    rows = [
+        ctx.t("post.deployed.slot", slot=i + 1, a=a, b=b)
+        for i, (a, b) in enumerate(zip(revealed.get("A", []), revealed.get("B", []), strict=False))
+    ]
+    total = ctx.t("post.deployed.total", a=sum(revealed.get("A", [])), b=sum(revealed.get("B", [])))
     notes = [
         ctx.t(
             "post.deployed.default",
@@ -205,7 +208,8 @@ def deployments_revealed(ctx: Ctx, group: Group, deadline: datetime | None) -> B
     ]
     sections = [
         *context_sections(ctx, group),
-        Section(lines=[ctx.t("post.deployed.intro")], table=(headers, rows)),
+        Section(lines=[ctx.t("post.deployed.intro")], items=rows),
+        Section(lines=[total]),
     ]
     if notes:
         sections.append(Section(lines=notes))

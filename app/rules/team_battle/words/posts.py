@@ -49,6 +49,7 @@ POSTS: dict[str, tuple[str, str]] = {
         "团战开始！以下是双方阵容、本局设置与随机种子承诺。",
         "The team battle begins: the sides, this game's settings and the seed commitment.",
     ),
+    "post.set.line": ("{label}：{value}", "{label}: {value}"),
     "post.set.slots": ("号位数", "Slots"),
     "post.set.troops": ("兵力", "Troops"),
     "post.set.max_morale": ("最大士气", "Maximum morale"),
@@ -118,6 +119,8 @@ POSTS: dict[str, tuple[str, str]] = {
         "双方部署同时公开如下。",
         "Both sides' deployments, revealed together.",
     ),
+    "post.deployed.slot": ("{slot}号位：甲 {a}｜乙 {b}", "Slot {slot}: A {a} · B {b}"),
+    "post.deployed.total": ("合计：甲方 {a}，乙方 {b}", "In all: Side A {a}, Side B {b}"),
     "post.deployed.default": (
         "{side}未在截止前部署，按规则{rule}。",
         "{side} did not deploy in time: {rule}.",
