@@ -75,5 +75,6 @@ def title_phase(ctx: Ctx, round_no: int, phase: str) -> str:
 def round_phase(ctx: Ctx, round_no: int, phase: str) -> str:
     """When an order was given, in a sentence: 部署阶段, 第1回合·统御阶段."""
     if phase == "deployment" or not round_no:
-        return phase_name(ctx, phase)
+        key = f"phase.{phase}"  # on a line of its own: the pages' name (Deployment)
+        return ctx.phrase(key) if ctx.has(key) else phase_name(ctx, phase)
     return ctx.raw("post.orders.at", round=round_no, phase=phase_name(ctx, phase))
