@@ -55,7 +55,7 @@ def test_chinese_posts_call_the_sides_jia_and_yi() -> None:
         assert "A/B" not in body, body  # the round table's damage columns too
     for notice in director_notices("zh"):
         assert "导演将甲方士气由 10 调整为 12。" in notice
-        assert "导演将乙方第2格兵力由 6 调整为 4。" in notice
+        assert "导演将乙方2号位兵力由 6 调整为 4。" in notice
 
 
 def test_english_posts_say_side_a_and_side_b() -> None:

@@ -9,10 +9,18 @@ from typing import Any
 
 from markupsafe import Markup
 
-from app.kit.post_parts import Ctx, Group, Section, commitment_section, order_name
+from app.kit.post_parts import Ctx, Group, Section, commitment_section
 from app.kit.posts import Built
 from app.rules.team_battle.order_types import ORDER_TYPES
-from app.rules.team_battle.present.post_text import SIDES, order_text, phase_name, title_phase
+from app.rules.team_battle.present.post_text import (
+    SIDES,
+    order_text,
+    phase_name,
+    post_order,
+    round_phase,
+    signed,
+    title_phase,
+)
 
 
 # ----- game_started ----------------------------------------------------------------------
@@ -44,20 +52,20 @@ def game_started(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     if set(enabled) >= set(ORDER_TYPES):
         shown = ctx.t("post.orders.all")
     else:
-        shown = ctx.join([order_name(ctx, o) for o in ORDER_TYPES if o in enabled])
+        shown = ctx.join([post_order(ctx, o) for o in ORDER_TYPES if o in enabled])
     rows.append([ctx.t("post.set.orders"), shown])
     sections = [
         Section(lines=[ctx.t("post.start.intro")]),
-        Section(
-            title=ctx.t("head.roster"),
-            table=([ctx.t("col.side"), ctx.t("col.players")], roster_rows),
-        ),
-        Section(
-            title=ctx.t("head.settings"), table=([ctx.t("col.setting"), ctx.t("col.value")], rows)
-        ),
+        # Lines, not two-column tables: a forum without table borders runs the cells together.
+        Section(title=ctx.t("head.roster"), items=[line(ctx, *row) for row in roster_rows]),
+        Section(title=ctx.t("head.settings"), items=[line(ctx, *row) for row in rows]),
         commitment_section(ctx),
     ]
     return ctx.raw("title.game_started", title=ctx.game.title), sections
+
+
+def line(ctx: Ctx, label: Any, value: Any) -> Markup:
+    return ctx.t("post.set.line", label=label, value=value)
 
 
 # ----- context: what closed before the headline ---------------------------------------------
@@ -92,8 +100,15 @@ def context_sections(ctx: Ctx, group: Group) -> list[Section]:
                     ctx.t(
                         "post.dispatched",
                         side=ctx.side(d["side"]),
-                        before=" ".join(str(n) for n in d["before"]),
-                        after=" ".join(str(n) for n in d["after"]),
+                        changes=ctx.join(
+                            [
+                                ctx.t("post.dispatched.slot", slot=i + 1, before=b, after=a)
+                                for i, (b, a) in enumerate(
+                                    zip(d["before"], d["after"], strict=False)
+                                )
+                                if b != a
+                            ]
+                        ),
                     )
                     for d in dispatched
                 ],
@@ -108,7 +123,7 @@ def context_sections(ctx: Ctx, group: Group) -> list[Section]:
                     ctx.t(
                         "post.seen_through",
                         side=ctx.side(s["side"]),
-                        order=order_name(ctx, s["order_type"]),
+                        order=post_order(ctx, s["order_type"]),
                     )
                     for s in seen
                 ],
@@ -122,22 +137,40 @@ def phase_opened(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     opened = group.first("phase_opened") or {}
     event = group.event("phase_opened")
     phase, round_no = opened.get("phase", ""), opened.get("round", 0)
-    lines = [ctx.t(f"post.opened.{phase}")]
-    entitled = opened.get("entitled") or {}
-    items = []
-    for side in SIDES:
-        rights = entitled.get(side) or {}
-        if rights.get("pursuit"):
-            items.append(ctx.t("post.entitled.pursuit", side=ctx.side(side)))
-        if rights.get("retreat_slots"):
-            slots = ctx.join([str(n) for n in rights["retreat_slots"]])
-            items.append(ctx.t("post.entitled.retreat", side=ctx.side(side), slots=slots))
-    lines.extend(deadline_lines(ctx, deadline, event.at if event else None))
-    sections = [*context_sections(ctx, group), Section(lines=lines, items=items)]
+    items = entitled_lines(ctx, group, opened.get("entitled") or {})
+    sections = [
+        *context_sections(ctx, group),
+        Section(lines=[ctx.t(f"post.opened.{phase}")], items=items),
+        Section(lines=deadline_lines(ctx, deadline, event.at if event else None)),
+    ]
     title = ctx.raw(
         "post.title.phase_opened", phase=title_phase(ctx, round_no, phase), title=ctx.game.title
     )
     return title, sections
+
+
+def entitled_lines(ctx: Ctx, group: Group, entitled: dict[str, Any]) -> list[Markup]:
+    """Who may respond, where and on what condition. The window is judged on public facts
+    (TB-5a), so a Pursuit is offered on the condition the rules check at the order: the side
+    gave no battle-phase order this round, hidden or not; the post cannot know, so it says so.
+    """
+    retreats: dict[str, list[int]] = {side: [] for side in SIDES}
+    for announced in group.of("orders_announced"):
+        for o in announced["orders"]:
+            if o["type"] == "retreat" and o["body"].get("slot") not in retreats[o["side"]]:
+                retreats[o["side"]].append(o["body"]["slot"])
+    items = []
+    for side in SIDES:
+        rights = entitled.get(side) or {}
+        facing = sorted(retreats["B" if side == "A" else "A"])
+        if rights.get("pursuit") and facing:
+            slots = ctx.fmt.join([str(n) for n in facing], "、" if ctx.lang == "zh" else ", ")
+            items.append(ctx.t("post.entitled.pursuit", side=ctx.side(side), slots=slots))
+        if rights.get("retreat_slots"):
+            sep = "、" if ctx.lang == "zh" else ", "
+            slots = ctx.fmt.join([str(n) for n in rights["retreat_slots"]], sep)
+            items.append(ctx.t("post.entitled.retreat", side=ctx.side(side), slots=slots))
+    return items
 
 
 def deadline_lines(ctx: Ctx, deadline: datetime | None, opened_at: datetime | None) -> list[Markup]:
@@ -159,9 +192,12 @@ def deadline_lines(ctx: Ctx, deadline: datetime | None, opened_at: datetime | No
 # ----- deployments_revealed ---------------------------------------------------------------
 def deployments_revealed(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     revealed = group.first("deployment_revealed") or {}
-    slots = len(revealed.get("A", []))
-    headers = [ctx.t("col.side"), *[str(i) for i in range(1, slots + 1)], ctx.t("col.total")]
-    rows = [[ctx.side(s), *revealed[s], sum(revealed[s])] for s in SIDES]
+    # One line per slot, the two sides' units facing each other as they will fight.
+    rows = [
+        ctx.t("post.deployed.slot", slot=i + 1, a=a, b=b)
+        for i, (a, b) in enumerate(zip(revealed.get("A", []), revealed.get("B", []), strict=False))
+    ]
+    total = ctx.t("post.deployed.total", a=sum(revealed.get("A", [])), b=sum(revealed.get("B", [])))
     notes = [
         ctx.t(
             "post.deployed.default",
@@ -172,7 +208,8 @@ def deployments_revealed(ctx: Ctx, group: Group, deadline: datetime | None) -> B
     ]
     sections = [
         *context_sections(ctx, group),
-        Section(lines=[ctx.t("post.deployed.intro")], table=(headers, rows)),
+        Section(lines=[ctx.t("post.deployed.intro")], items=rows),
+        Section(lines=[total]),
     ]
     if notes:
         sections.append(Section(lines=notes))
@@ -193,36 +230,41 @@ def game_finished(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
         final = ctx.t(
             "post.final",
             round=over["round"],
-            ma=over["morale"]["A"],
-            mb=over["morale"]["B"],
+            ma=signed(over["morale"]["A"]),
+            mb=signed(over["morale"]["B"]),
             ta=over["troops"]["A"],
             tb=over["troops"]["B"],
         )
         sections.append(Section(lines=[ctx.fmt.heading(headline), reason, final]))
     revealed = group.first("orders_revealed")
     if revealed is not None and revealed["orders"]:
-        rows = []
-        for o in revealed["orders"]:
-            status = o.get("status", "resolved")
-            key = f"post.status.{status}"
-            rows.append(
-                [
-                    f"{o['round']}·{phase_name(ctx, o['phase'])}",
-                    ctx.side(o["side"]),
-                    order_text(ctx, o["type"], o["body"]),
-                    ctx.t(key)
-                    if status in ("resolved", "void", "nullified", "pending")
-                    else status,
-                ]
-            )
-        headers = [
-            ctx.t("col.round_phase"),
-            ctx.t("col.side"),
-            ctx.t("col.order"),
-            ctx.t("col.status"),
-        ]
-        sections.append(Section(title=ctx.t("post.head.all_orders"), table=(headers, rows)))
+        head = Section(title=ctx.t("post.head.all_orders"), lines=[ctx.t("post.orders.intro")])
+        sections.append(head)
+        sections.extend(all_orders(ctx, revealed["orders"]))
     return ctx.raw("title.game_finished", title=ctx.game.title), sections
+
+
+def all_orders(ctx: Ctx, orders: list[dict[str, Any]]) -> list[Section]:
+    """Every order of the game, one line each under its round and phase (a phone reads a
+    line; a four-column table wraps there). Only an order that did not simply take effect
+    says so."""
+    sections: list[Section] = []
+    at = None
+    for o in orders:
+        when = round_phase(ctx, o["round"], o["phase"])
+        if when != at:
+            sections.append(Section(title=ctx.fmt.esc(when)))
+            at = when
+        status = o.get("status", "resolved")
+        fields = {"side": ctx.side(o["side"]), "order": order_text(ctx, o["type"], o["body"])}
+        if status == "resolved":
+            line = ctx.t("post.orders.line", **fields)
+        else:
+            key = f"post.status.{status}"
+            shown = ctx.t(key) if ctx.has(key) else ctx.fmt.esc(status)
+            line = ctx.t("post.orders.line_status", status=shown, **fields)
+        sections[-1].items.append(line)
+    return sections
 
 
 def director_notice(ctx: Ctx, kind: str, data: dict[str, Any]) -> Markup | None:
@@ -230,8 +272,8 @@ def director_notice(ctx: Ctx, kind: str, data: dict[str, Any]) -> Markup | None:
         return ctx.t(
             "post.director.morale",
             side=ctx.side(data["side"]),
-            before=data["before"],
-            after=data["after"],
+            before=signed(data["before"]),
+            after=signed(data["after"]),
         )
     if kind == "director_set_troops":
         return ctx.t(

@@ -10,10 +10,11 @@ from typing import Any
 from markupsafe import Markup
 
 from app.kit.formats import plain
-from app.kit.post_parts import Ctx, Group, Section, order_name
+from app.kit.post_parts import Ctx, Group, Section
 from app.kit.posts import Built
 from app.rules.team_battle.present.post_builders import context_sections
-from app.rules.team_battle.present.post_text import SIDES
+from app.rules.team_battle.present.post_text import SIDES, post_order, signed
+from app.rules.team_battle.resolve import judge_victory
 
 
 # ----- round_result -------------------------------------------------------------------------
@@ -37,7 +38,7 @@ def _log_line(ctx: Ctx, kind: str, e: dict[str, Any]) -> Markup | None:
             "post.log.gather",
             side=side,
             slot=e["slot"],
-            order=order_name(ctx, e["order"]),
+            order=post_order(ctx, e["order"]),
             left=e["from_left"],
             right=e["from_right"],
         )
@@ -102,6 +103,7 @@ def round_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
     dealt: dict[str, list[Any]] = {s: [0] * n for s in SIDES}  # damage taken per side, slot
     pen: dict[str, list[Any]] = {s: [0.0] * n for s in SIDES}
     wiped = {s: [False] * n for s in SIDES}
+    moved: dict[str, list[int]] = {s: [0] * n for s in SIDES}  # troops gathered in (+) / out (−)
     for e in group.events:
         d = e.data
         if e.kind in ("damage", "counter", "first_strike"):
@@ -111,15 +113,15 @@ def round_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
             pen[d["side"]][d["slot"] - 1] += d["penetration"]
         elif e.kind == "annihilated":
             wiped[d["side"]][d["slot"] - 1] = True
-    # Five columns, so the table still fits a phone: each side's troops, then who took how
-    # much damage and who penetrated how far, "A / B".
-    headers = [
-        ctx.t("col.slot"),
-        ctx.t("post.col.before_after", side=ctx.side("A")),
-        ctx.t("post.col.before_after", side=ctx.side("B")),
-        ctx.t("post.col.damage"),
-        ctx.t("post.col.penetration"),
-    ]
+        elif e.kind == "troops_gathered":
+            i, row = d["slot"] - 1, moved[d["side"]]
+            row[i] += d["from_left"] + d["from_right"]
+            if i > 0:
+                row[i - 1] -= d["from_left"]
+            if i < n - 1:
+                row[i + 1] -= d["from_right"]
+    # One line per slot, not a five-column table: a table wider than a phone's screen is
+    # unreadable there, and a line reads the same on every forum and in a chat.
     rows = []
     for i in range(n):
 
@@ -127,15 +129,23 @@ def round_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
             text = ctx.t("post.troops_change", before=before[side][i], after=after[side][i])
             if wiped[side][i]:
                 return ctx.fmt.color(ctx.t("post.annihilated_mark", n=text), "red")
-            if after[side][i] < before[side][i]:
+            shift = moved[side][i]
+            if shift:
+                # A slot that gathered out is emptied by its own side, not wiped out.
+                key = "post.moved_in" if shift > 0 else "post.moved_out"
+                text = ctx.t(key, n=text, moved=abs(shift))
+            if dealt[side][i]:
                 return ctx.fmt.color(text, "red")
             return text
 
-        def pair(values: dict[str, list[Any]], i: int = i) -> Markup:
-            shown = [plain(values[s][i]) if values[s][i] else ctx.t("dash") for s in SIDES]
-            return ctx.fmt.join(shown, " / ")
-
-        rows.append([i + 1, change("A"), change("B"), pair(dealt), pair(pen)])
+        notes = [
+            ctx.t(key, side=ctx.t(f"post.side_short.{side}"), n=plain(values[side][i]))
+            for key, values in (("post.note.lost", dealt), ("post.note.pen", pen))
+            for side in SIDES
+            if values[side][i]
+        ]
+        shown = ctx.t("post.slot_notes", notes=ctx.join(notes)) if notes else Markup("")
+        rows.append(ctx.t("post.slot_line", slot=i + 1, a=change("A"), b=change("B"), notes=shown))
     totals = ctx.t(
         "post.totals",
         a_before=sum(before["A"]),
@@ -143,8 +153,9 @@ def round_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
         b_before=sum(before["B"]),
         b_after=sum(after["B"]),
     )
-    sections = [*context_sections(ctx, group)]
-    sections.append(Section(title=ctx.t("post.head.troops"), table=(headers, rows)))
+    story = headline(ctx, group, round_no, end, wiped, dealt)
+    sections = [Section(lines=[ctx.fmt.heading(story)]), *context_sections(ctx, group)]
+    sections.append(Section(title=ctx.t("post.head.troops"), items=rows))
     sections.append(Section(lines=[ctx.fmt.bold(totals)]))
     sections.append(Section(title=ctx.t("post.head.morale"), items=morale_lines(ctx, group, end)))
     pen_totals = [
@@ -163,9 +174,8 @@ def round_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
         ctx.t(
             "post.revealed",
             side=ctx.side(r["side"]),
-            order=order_name(ctx, r["type"]),
+            order=post_order(ctx, r["type"]),
             slot=r["slot"],
-            rule=r["rule"],
         )
         for r in group.of("order_revealed")
     ]
@@ -183,7 +193,8 @@ def morale_lines(ctx: Ctx, group: Group, end: dict[str, Any]) -> list[Markup]:
     for side in SIDES:
         m = changes.get(side)
         if m is None:
-            lines.append(ctx.t("post.morale.same", side=ctx.side(side), value=end["morale"][side]))
+            value = signed(end["morale"][side])
+            lines.append(ctx.t("post.morale.same", side=ctx.side(side), value=value))
             continue
         why = []
         if m["penetration_received"]:
@@ -204,7 +215,65 @@ def morale_lines(ctx: Ctx, group: Group, end: dict[str, Any]) -> list[Markup]:
         shown = Markup(sign) + ctx.fmt.esc(plain(round(abs(delta), 1)))
         reason = ctx.fmt.join([shown, *why], "；" if ctx.lang == "zh" else "; ")
         text = ctx.t(
-            "post.morale", side=ctx.side(side), before=m["before"], after=m["after"], delta=reason
+            "post.morale",
+            side=ctx.side(side),
+            before=signed(m["before"]),
+            after=signed(m["after"]),
+            delta=reason,
         )
         lines.append(ctx.fmt.color(text, "red") if delta < 0 else text)
     return lines
+
+
+def headline(
+    ctx: Ctx,
+    group: Group,
+    round_no: int,
+    end: dict[str, Any],
+    wiped: dict[str, list[bool]],
+    dealt: dict[str, list[Any]],
+) -> Markup:
+    """The round's story in one line: 第2回合：乙方2、3号位全灭，乙方士气跌破0——甲方获胜！"""
+    parts: list[Markup] = []
+    sep = "、" if ctx.lang == "zh" else ", "
+    for side in SIDES:
+        slots = [str(i + 1) for i, gone in enumerate(wiped[side]) if gone]
+        if slots:
+            joined = ctx.fmt.join(slots, sep)
+            parts.append(ctx.t("post.story.wiped", side=ctx.side(side), slots=joined))
+    for side in SIDES:
+        morale = end.get("morale", {}).get(side, 1)
+        if morale < 0:
+            parts.append(ctx.t("post.story.morale_broken", side=ctx.side(side)))
+        elif morale == 0:
+            parts.append(ctx.t("post.story.morale_zero", side=ctx.side(side)))
+    if not parts:
+        lost = {side: sum(dealt[side]) for side in SIDES}
+        if any(lost.values()):
+            parts.append(ctx.t("post.story.losses", a=lost["A"], b=lost["B"]))
+        else:
+            parts.append(ctx.t("post.story.quiet"))
+    story = ctx.t(
+        "post.story.round", round=round_no, story=ctx.fmt.join(parts, ctx.phrase("post.story.sep"))
+    )
+    winner = round_winner(ctx, end)
+    if winner == "draw":
+        return ctx.t("post.story.draw", story=story)
+    if winner is not None:
+        return ctx.t("post.story.winner", story=story, side=ctx.side(winner))
+    return story
+
+
+def round_winner(ctx: Ctx, end: dict[str, Any]) -> str | None:
+    """Who this round's end made the winner, judged as the rules judge it (TB-60) from the
+    public morale and troops the round ended with; None while the game goes on."""
+    if "morale" not in end:
+        return None
+    settings = ctx.game.settings
+    winner, _reason = judge_victory(
+        [round(float(end["morale"][s]) * 10) for s in SIDES],
+        [sum(end["slots"][s]) for s in SIDES],
+        bool(settings.get("draw_on_exact_tie", True)),
+        settings.get("both_out_of_troops") == "draw",
+    )
+    return winner
