@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 
@@ -68,15 +69,28 @@ def test_hostile_names_read_as_typed_and_open_no_markup(fmt: str) -> None:
         assert 'href="https://evil' not in page
 
 
-def test_markdown_table_cells_hold_a_pipe() -> None:
-    # Team Battle's posts list players in lines now; a table of typed names, as any game's
-    # post may hold one, still keeps every cell whole.
-    md = FORMATTERS["markdown"]
-    body = md.table(["#", "名"], [[i, md.esc(name)] for i, name in enumerate(HOSTILE)])
-    page = RENDERERS["markdown"](str(body))
-    roster_table = re.findall(r"<table>.*?</table>", page, re.S)[0]
-    rows = re.findall(r"<tr>.*?</tr>", roster_table, re.S)
-    assert all(len(re.findall(r"<t[dh]>", r)) == 2 for r in rows)  # a|b did not split a cell
+def test_markdown_tables_are_lines_a_pipe_cannot_split() -> None:
+    """Misago gives table cells no padding: a Markdown table is a list, one row an item,
+    and a name with "|" stays inside its row."""
+    info, _ = hostile_game()
+    post = posts_for_events(info, RUN.batches[0].events, None)[0]
+    page = RENDERERS["markdown"](post.bodies["markdown"])
+    assert "<table>" not in page and "<li>" in page
+    assert "a|b" in visible_text(page)
+
+
+def test_markdown_and_text_tables_read_one_line_per_row() -> None:
+    headers = ["号位", "甲方", "乙方"]
+    rows = [["1号位", "4→3", "6→6（甲损1）"], ["2号位", "5→5", "6→0"]]
+    md = str(FORMATTERS["markdown"].table(headers, rows))
+    assert md.split("\n") == [
+        "- **1号位**：甲方 4→3｜乙方 6→6（甲损1）",
+        "- **2号位**：甲方 5→5｜乙方 6→0",
+    ]
+    text = str(FORMATTERS["text"].table(headers, rows))
+    assert text.split("\n")[0] == "1号位：甲方 4→3｜乙方 6→6（甲损1）"
+    two = str(FORMATTERS["text"].table(["Setting", "Value"], [["Slots", "5"]]))
+    assert two == "Slots: 5"
 
 
 def test_mentions_only_where_asked() -> None:
@@ -92,18 +106,22 @@ def test_mentions_only_where_asked() -> None:
     assert "@everyone" not in text and "everyone" in text
 
 
-def test_text_tables_align_by_display_width() -> None:
-    """Chinese characters take two columns: every cell of a column starts at the same
-    column in a monospaced CJK font."""
+def test_a_reminder_names_the_character_then_mentions_the_player_and_says_the_time_left() -> None:
+    info = RUN.info()
+    before = RUN.now - timedelta(hours=2)
+    post = reminder_post(info, [TB_ROSTER[2]], RUN.now, mentions=True, now=before)
+    text = post.bodies["text"]
+    assert "周瑜（@zhouyu）" in text and "还剩 2小时" in text and "北京时间" in text
+    assert "（（" not in text and "Asia/Shanghai" not in text
+
+
+def test_text_tables_never_align_columns_with_spaces() -> None:
+    """A chat bubble has no monospace font: no column is padded with spaces."""
     table = str(
         FORMATTERS["text"].table(["玩家", "x"], [["曹操", "1"], ["Bob", "22"], ["夏侯惇", "3"]])
     )
-    lines = [line for line in table.split("\n") if not line.startswith("-")]
-    starts = set()
-    for line in lines:
-        cell = re.split(r"\s{2,}", line)[1]
-        starts.add(display_width(line[: line.rindex(cell)]))
-    assert len(starts) == 1
+    assert table.split("\n") == ["曹操：1", "Bob：22", "夏侯惇：3"]
+    assert "  " not in table and display_width(max(table.split("\n"), key=len)) < 20
 
 
 def test_english_posts_use_the_english_catalogue() -> None:
