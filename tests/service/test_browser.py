@@ -533,7 +533,7 @@ async def test_a_round_result_is_reviewed_edited_approved_and_delivered(
     await result.locator("label.tab", has_text="BBCode").click()
     bbcode = result.locator(".panel-bbcode textarea")
     await expect(bbcode).to_be_visible()
-    assert "[table]" in await bbcode.input_value()
+    assert "[list]" in await bbcode.input_value()
     await result.locator("label.tab", has_text="Markdown").click()
     await expect(result.locator(".panel-markdown textarea")).to_be_visible()
     await expect(bbcode).to_be_hidden()
@@ -567,7 +567,7 @@ async def test_a_round_result_is_reviewed_edited_approved_and_delivered(
     await d.context.grant_permissions(["clipboard-read", "clipboard-write"])
     await by_hand.locator("button.copy").click()
     bbcode_post = await by_hand.locator("textarea").input_value()
-    assert "[table]" in bbcode_post
+    assert "[list]" in bbcode_post
     await d.wait_for_function(  # the copy button put the BBCode on the clipboard
         "(want) => navigator.clipboard.readText().then((text) => text === want)", arg=bbcode_post
     )
