@@ -62,6 +62,9 @@ class PostDraft:
     kind: str
     title: str
     bodies: dict[str, str]  # exactly the three FORMATS
+    # What the thread should be called from this post on (a stage of the game), where the
+    # channel may rename its thread; None leaves the thread's title as it is.
+    thread_title: str | None = None
 
 
 @dataclass

@@ -13,6 +13,9 @@ in the three formats and sends them; a game's :class:`Posts` tells it
 - ``builders``: post kind -> the function that writes its titled sections;
 - ``sides``: whether the players play on sides (the tally shows each one's side);
 - ``others``: whether events no post claims still get a post of their own;
+- ``stages``: the post kinds that mark a stage of the game: from one of them on, the
+  thread is titled like that post where the channel may rename it (``game_started`` and
+  ``game_finished`` always are);
 - ``templates``: a directory of the game's own post templates (``bbcode/<kind>.bbcode.j2``,
   ``markdown/<kind>.md.j2``, ``text/<kind>.txt.j2``), found before the shell's; a kind
   without one is laid out by the shell's ``<format>/_post.<ext>.j2``, which a game's
@@ -59,6 +62,8 @@ class Posts(Protocol):
     def others(self) -> bool: ...
     @property
     def templates(self) -> str | None: ...
+    @property
+    def stages(self) -> frozenset[str]: ...
 
     def notice_line(self, ctx: Ctx, kind: str, data: dict[str, Any]) -> Markup | None: ...
 
@@ -81,6 +86,7 @@ class GamePosts:
     sides: bool = False
     others: bool = True
     templates: str | None = None
+    stages: frozenset[str] = frozenset()
     line: NoticeLine = _no_line
 
     def notice_line(self, ctx: Ctx, kind: str, data: dict[str, Any]) -> Markup | None:

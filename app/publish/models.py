@@ -71,6 +71,8 @@ class PostRow(Base):
     kind: Mapped[str] = mapped_column(String(32))
     status: Mapped[str] = mapped_column(String(16))
     title: Mapped[str] = mapped_column(String(200))
+    # The thread's title from this post on, where a channel may rename its thread.
+    thread_title: Mapped[str | None] = mapped_column(String(200))
     bodies: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
     publish_at: Mapped[datetime | None]

@@ -349,6 +349,7 @@ def create_post(
         kind=draft.kind,
         status="awaiting_review" if held else "published",
         title=draft.title,
+        thread_title=draft.thread_title,
         bodies=dict(draft.bodies),
         created_at=now,
         publish_at=None,

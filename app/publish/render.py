@@ -56,6 +56,8 @@ __all__ = [
 ]
 
 FORMATS = ("bbcode", "markdown", "text")
+# Posts that mark a stage of every game: the thread is titled like them from then on.
+STAGES = frozenset({"game_started", "game_finished"})
 TEMPLATES = Path(__file__).parent / "templates"
 
 
@@ -122,7 +124,8 @@ def _post(
         if all(s.empty() for s in sections):
             return None
         bodies[name] = _render(ctx, kind, title, sections, footer(ctx))
-    return PostDraft(kind=kind, title=title, bodies=bodies)
+    stage = kind in STAGES or kind in _posts(game.ruleset).stages
+    return PostDraft(kind=kind, title=title, bodies=bodies, thread_title=title if stage else None)
 
 
 def _always(post: PostDraft | None) -> PostDraft:

@@ -155,6 +155,7 @@ class DeliveryWorker:
                     post=shown,
                     body=post.bodies.get(channel.format, ""),
                     title=post.title,
+                    thread_title=post.thread_title,
                 )
                 claims.append(
                     Claim(

@@ -249,6 +249,8 @@ async def edit_post(
     if post.status != "awaiting_review":
         raise not_awaiting(post)
     if title is not None:
+        if post.thread_title is not None:  # a stage's post: the thread follows its title
+            post.thread_title = title
         post.title = title
     if bodies:
         post.bodies = {**post.bodies, **bodies}

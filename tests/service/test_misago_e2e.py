@@ -32,6 +32,15 @@ async def deliver_all(client: AsyncClient, clock: FakeClock) -> None:
     raise AssertionError("deliveries still pending after 50 rounds of retries")
 
 
+async def thread_title(game: Game, forum: MisagoForum) -> str:
+    """The title the game's Misago thread has now."""
+    (channel,) = ok(await game.get("/channels", "director"))
+    thread_id = channel["config"]["thread_id"]
+    async with make_http_client(allow_private_urls=True) as http:
+        reader = ADAPTERS["misago"].client(forum.channel_config(thread_id=thread_id), http)  # type: ignore[attr-defined]
+        return str((await reader.thread(thread_id))["title"])
+
+
 async def thread_of(game: Game, forum: MisagoForum) -> list[str]:
     """The Markdown of every post in the game's Misago thread, in order."""
     (channel,) = ok(await game.get("/channels", "director"))
@@ -81,6 +90,9 @@ async def test_a_whole_team_battle_appears_in_a_misago_thread(
     kinds = [p["kind"] for p in await posts(game, None)]
     assert kinds[0] == "game_started" and "game_finished" in kinds
     await assert_thread_matches_posts(game, misago_forum)
+    # The thread opened as 【开局】… and is called what the game is now: over.
+    finished = [p for p in await posts(game, None) if p["kind"] == "game_finished"]
+    assert await thread_title(game, misago_forum) == finished[-1]["title"]
 
 
 async def test_an_island_day_appears_in_a_misago_thread(
@@ -101,3 +113,5 @@ async def test_an_island_day_appears_in_a_misago_thread(
     kinds = [p["kind"] for p in await posts(game, None)]
     assert "daily_report" in kinds
     await assert_thread_matches_posts(game, misago_forum)
+    report = [p for p in await posts(game, None) if p["kind"] == "daily_report"]
+    assert await thread_title(game, misago_forum) == report[-1]["title"][:90]

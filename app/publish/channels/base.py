@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import json
+import logging
 import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
 # Every request an adapter makes carries this timeout (the caller's client may have none).
+log = logging.getLogger(__name__)
+
 REQUEST_TIMEOUT = httpx.Timeout(20.0, connect=10.0)
 USER_AGENT = "forumplay-publisher/1"
 # The longest platform text quoted in an error the director reads.
@@ -38,6 +41,9 @@ class Outgoing:
     post: dict[str, Any]  # the post as the API shows it (id, seq, kind, title, bodies, ...)
     body: str  # the post's body in this channel's format
     title: str
+    # The thread's title from this post on (a stage of the game), or None: a channel that
+    # may rename its thread does so, best effort, after the post went out.
+    thread_title: str | None = None
 
 
 @dataclass(frozen=True)
@@ -299,3 +305,11 @@ async def request(
             if secret:
                 text = text.replace(secret, "***")
         raise RetryableError(short(text)) from error
+
+
+async def best_effort(call: Awaitable[Any], kind: str) -> None:
+    """A rename is a courtesy: the post is out, so its failure is logged, never retried."""
+    try:
+        await call
+    except ChannelError as error:
+        log.info("%s: the thread keeps its title: %s", kind, error)

@@ -7,6 +7,8 @@ channel's config so the next posts reply there. Headers ``Api-Key`` and ``Api-Us
 "extras": {"wait_seconds": N}}`` (older versions: ``wait_seconds`` at the top) and a
 ``Retry-After`` header; 422 is a post Discourse will not take (too short, too similar to
 a recent one, closed topic) and 403 a key without the right scope: both final.
+As the game moves on, ``PUT /t/-/{topic_id}.json {"title"}`` renames the topic (best effort:
+the key's user must be allowed to edit it, and Discourse's minimum title length applies).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from app.publish.channels.base import (
     Sent,
     Sleep,
     as_dict,
+    best_effort,
     fail_for_status,
     json_body,
     request,
@@ -46,6 +49,7 @@ class DiscourseConfig(ChannelConfig):
     api_username: Annotated[Line, Field(min_length=1, max_length=60)]
     topic_id: RemoteId | None = None
     category_id: RemoteId | None = None
+    follow_title: bool = True  # rename the topic as the game moves on
 
     @model_validator(mode="after")
     def _where(self) -> DiscourseConfig:
@@ -97,11 +101,22 @@ class DiscourseAdapter:
             return {"topic_id": topic["id"]} if opened else {}
 
         parts = split_body(message.body, POST_LIMIT)
+        opening = topic["id"] is None
         try:
             first = (await send_parts(parts, send_one, self.sleep))[0]
         except ChannelError as error:
             error.config_updates = updates()
             raise
+        renamed = message.thread_title
+        if renamed and settings.follow_title and not opening:
+
+            async def rename() -> None:
+                url = f"{root}/t/-/{topic['id']}.json"
+                title = {"title": renamed[:TITLE_LIMIT]}
+                response = await request(self.kind, http, "PUT", url, json=title, headers=headers)
+                fail_for_status(self.kind, response, _errors(as_dict(json_body(response))))
+
+            await best_effort(rename(), self.kind)
         return Sent(first.remote_id, first.remote_url, updates())
 
 

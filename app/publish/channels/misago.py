@@ -34,6 +34,7 @@ from app.publish.channels.base import (
     Sent,
     Sleep,
     as_dict,
+    best_effort,
     fail_for_status,
     json_body,
     request,
@@ -57,6 +58,9 @@ class MisagoConfig(ChannelConfig):
     password: Annotated[Line, Field(min_length=1, max_length=500)]
     thread_id: RemoteId | None = None
     category_id: RemoteId | None = None
+    # Rename the thread as the game moves on (【第2回合·统御阶段】…); the bot needs the
+    # right to edit the thread (its own, or as a moderator), else the title stays.
+    follow_title: bool = True
 
     @model_validator(mode="after")
     def _where(self) -> MisagoConfig:
@@ -129,6 +133,14 @@ class MisagoClient:
 
     async def edit(self, thread_id: int, post_id: int, post: str) -> dict[str, Any]:
         return await self._call("PUT", f"/api/threads/{thread_id}/posts/{post_id}/", {"post": post})
+
+    async def retitle(self, thread_id: int, title: str) -> dict[str, Any]:
+        """Rename a thread (Misago's thread PATCH: a list of JSON-patch-like ops)."""
+        ops = [{"op": "replace", "path": "title", "value": title[:TITLE_LIMIT]}]
+        return await self._call("PATCH", f"/api/threads/{thread_id}/", ops)
+
+    async def thread(self, thread_id: int) -> dict[str, Any]:
+        return await self._call("GET", f"/api/threads/{thread_id}/")
 
     # -- reading ---------------------------------------------------------------------
 
@@ -318,11 +330,14 @@ class MisagoAdapter:
             return {"thread_id": thread["id"]} if opened else {}
 
         parts = split_body(message.body, POST_LIMIT)
+        opening = thread["id"] is None
         try:
             first = (await send_parts(parts, send_one, self.sleep))[0]
         except ChannelError as error:
             error.config_updates = updates()
             raise
+        if message.thread_title and settings.follow_title and not opening:
+            await best_effort(client.retitle(thread["id"], message.thread_title), self.kind)
         return Sent(first.remote_id, first.remote_url, updates())
 
     async def _open_thread(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import httpx
 import pytest
 
@@ -39,6 +41,24 @@ async def test_a_reply_in_the_topic(platform: Platform) -> None:
     assert request.headers["api-username"] == "forumplay_bot"
     assert platform.json(0) == {"raw": outgoing().body, "topic_id": 42}
     assert sent == Sent("311", "https://forum.example.org/t/chibi/42/2")
+
+
+async def test_a_stage_of_the_game_renames_the_topic_and_a_refusal_is_only_logged(
+    platform: Platform,
+) -> None:
+    stage = replace(outgoing(), thread_title="【第2回合·统御阶段】赤壁之战")
+    platform.reply(created(312), httpx.Response(200, json={"basic_topic": {"id": 42}}))
+    async with platform.client() as http:
+        sent = await DiscourseAdapter().send(stage, {**BASE, "topic_id": 42}, http)
+    rename = platform.requests[1]
+    assert rename.method == "PUT" and str(rename.url) == "https://forum.example.org/t/-/42.json"
+    assert platform.json(1) == {"title": "【第2回合·统御阶段】赤壁之战"}
+    assert sent.remote_id == "312"
+    # Discourse refusing the title (too short, no right to edit) does not fail the post.
+    platform.reply(created(313), httpx.Response(422, json={"errors": ["Title is too short"]}))
+    async with platform.client() as http:
+        again = await DiscourseAdapter().send(stage, {**BASE, "topic_id": 42}, http)
+    assert again.remote_id == "313"
 
 
 async def test_the_first_post_opens_a_topic_in_the_category_and_keeps_its_id(

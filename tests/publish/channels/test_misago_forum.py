@@ -4,6 +4,7 @@ and reading them back through Misago's own API gives what was sent."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -74,6 +75,27 @@ async def test_opens_a_thread_replies_edits_and_reads_back_what_was_sent(
     assert [post.edits for post in posts] == [0, 1]
     assert posts[1].url == reply.remote_url
     assert "22:00" in (posts[1].html or "")
+
+
+async def test_the_thread_is_renamed_as_the_game_moves_on(
+    misago_forum: MisagoForum, http: httpx.AsyncClient
+) -> None:
+    """A stage's post renames the thread the bot opened; a post that is only news does not;
+    with follow_title off the title stays."""
+    adapter = MisagoAdapter()
+    thread_id, first = await open_thread(
+        misago_forum, adapter, http, "赤壁之战开局。", "【开局】赤壁"
+    )
+    config = {**misago_forum.channel_config(), **first.config_updates}
+    stage = replace(outgoing("第2回合统御阶段开始。"), thread_title="【第2回合·统御阶段】赤壁")
+    await adapter.send(stage, config, http)
+    bot = bot_reader(misago_forum, adapter, http)
+    assert (await bot.thread(thread_id))["title"] == "【第2回合·统御阶段】赤壁"
+    await adapter.send(outgoing("第2回合的收据。"), config, http)  # no thread_title: news only
+    assert (await bot.thread(thread_id))["title"] == "【第2回合·统御阶段】赤壁"
+    still = replace(outgoing("赤壁之战终局。"), thread_title="【终局】赤壁")
+    await adapter.send(still, {**config, "follow_title": False}, http)
+    assert (await bot.thread(thread_id))["title"] == "【第2回合·统御阶段】赤壁"
 
 
 async def test_a_chinese_markdown_table_renders_as_a_table(

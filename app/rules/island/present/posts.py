@@ -19,6 +19,7 @@ POSTS: Posts | None = GamePosts(
     quoted=frozenset({"announcement"}),
     closes=frozenset({"day_report"}),
     builders=BUILDERS,
+    stages=frozenset({"daily_report"}),
     sides=False,
     others=False,
     line=notice_line,

@@ -52,6 +52,7 @@ POSTS: Posts | None = GamePosts(
     end_extras=frozenset({"orders_revealed"}),
     closes=frozenset({"phase_closed"}),
     builders=BUILDERS,
+    stages=frozenset({"phase_opened", "round_result"}),
     sides=True,
     others=False,
     line=built.director_notice,
