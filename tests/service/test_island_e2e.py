@@ -163,6 +163,7 @@ async def test_three_days_on_the_example_island(client: AsyncClient, clock: Fake
         {
             "day": 1,
             "date": "2026-03-10",
+            "early": False,
             "new_day": 2,
             "deaths": [],
             "alive": [{"player": p, "name": name_of[p]} for p in (ann, bob, cat, dan, eve, fay)],
@@ -372,7 +373,14 @@ async def test_three_days_on_the_example_island(client: AsyncClient, clock: Fake
     assert (await stats(game, "dan"))["food"] == 1
     day3 = of_kind(await game.events(), "day_report")[-1]
     assert day3["deaths"] == [{"player": cat, "name": "cat"}]
-    assert set(day3) == {"day", "date", "new_day", "deaths", "alive"}  # IS-21: no assassins
+    assert set(day3) == {
+        "day",
+        "date",
+        "early",
+        "new_day",
+        "deaths",
+        "alive",
+    }  # IS-21: no assassins
 
     # ---- the end: three left, the seed is revealed, the game verifies ------------------
     assert of_kind(await game.events(), "game_over") == [{"survivors": [ann, dan, fay]}]

@@ -181,7 +181,7 @@ async def test_stamina_and_hidden_orders_are_private_to_their_player(
         events = await game.events(who)
         assert "assassin" not in str(events) and "guard" not in str(events), who
         for report in of_kind(events, "day_report"):
-            assert set(report) == {"day", "date", "new_day", "deaths", "alive"}
+            assert set(report) == {"day", "date", "early", "new_day", "deaths", "alive"}
         for report in of_kind(events, "night_report"):
             assert [n["kind"] for n in report["notes"]] == ["ate"], who
 

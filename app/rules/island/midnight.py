@@ -300,6 +300,8 @@ def run_midnight(ctx: Ctx) -> None:
         {
             "day": ended_day,
             "date": ended_date,  # the local date that ended (the forum report's heading)
+            # run by the director before that date's 24:00 (on time it is the next date)
+            "early": local_now(s, ctx.now).date().isoformat() <= ended_date,
             "new_day": state["day"],
             "deaths": new_deaths,
             "alive": [{"player": x, "name": ctx.player(x)["name"]} for x in alive],

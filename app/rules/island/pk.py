@@ -33,7 +33,7 @@ from app.rules.island.monsters import (
     apply_loss,
 )
 from app.rules.island.moving import complete_move, release_held_moves
-from app.rules.island.tables import pk_outcomes, sample
+from app.rules.island.tables import draw, pk_outcomes
 
 
 # --- PK (IS-15) -----------------------------------------------------------------------
@@ -44,6 +44,16 @@ def pk_emit(ctx: Ctx, ch: JSON, kind: str, data: JSON) -> None:
         members = [*ch["attackers"], *ch["defenders"], *ch["fled"]]
         at = (ch["at"][0], ch["at"][1])
         ctx.emit(kind, data, *director_and(*members, *watchers(ctx, at)))
+
+
+def _fight(ctx: Ctx, ch: JSON) -> JSON:
+    """Who fights whom now, with names: a post about one fighter names the whole PK."""
+    members = [*ch["attackers"], *ch["defenders"]]
+    return {
+        "attackers": list(ch["attackers"]),
+        "defenders": list(ch["defenders"]),
+        "names": {x: ctx.player(x)["name"] for x in members},
+    }
 
 
 def order_pk(ctx: Ctx, pid: str, body: Mapping[str, Any], order_id: str) -> str:
@@ -141,7 +151,10 @@ def order_pk_join(ctx: Ctx, pid: str, body: Mapping[str, Any], order_id: str) ->
         "challenge": cid,
     }
     pk_emit(
-        ctx, ch, "pk_joined", {"challenge": cid, "player": pid, "name": p["name"], "side": side}
+        ctx,
+        ch,
+        "pk_joined",
+        {"challenge": cid, "player": pid, "name": p["name"], "side": side, **_fight(ctx, ch)},
     )
     ctx.reply["result"] = {"challenge": cid, "side": side}
     return "pending"
@@ -170,7 +183,8 @@ def order_flee(ctx: Ctx, pid: str, body: Mapping[str, Any], order_id: str) -> st
         if pid in ch[side]:
             ch[side].remove(pid)
     ch["fled"].append(pid)
-    pk_emit(ctx, ch, "pk_fled", {"challenge": cid, "player": pid, "name": p["name"]})
+    fled = {"challenge": cid, "player": pid, "name": p["name"], **_fight(ctx, ch)}
+    pk_emit(ctx, ch, "pk_fled", fled)
     result: JSON = {"fled": cid}
     if dest is not None:
         result["move"] = complete_move(ctx, pid, dest, hidden=False, via="flee")
@@ -209,11 +223,12 @@ def resolve_pk(ctx: Ctx, cid: str) -> None:
                 total += st
                 spend_weapon_use(ctx.s, ctx.player(x), w)
             sums[side] = total
-        winner = (
-            "attack"
-            if sample(pk_outcomes(sums["attack"], sums["defend"]), ctx.rng) == "A"
-            else "defend"
-        )
+        # A gamble's roll is recorded so a post can show it: the attack wins on at most
+        # chance x faces (IS-60). A sure thing (one face) is no roll worth telling.
+        outcome, drawn, faces = draw(pk_outcomes(sums["attack"], sums["defend"]), ctx.rng)
+        winner = "attack" if outcome == "A" else "defend"
+        if faces > 1:
+            data["roll"] = {"drawn": drawn, "faces": faces}
         losers = defenders if winner == "attack" else attackers
         losses = {
             x: apply_loss(

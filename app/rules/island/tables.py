@@ -59,8 +59,15 @@ def assassination_outcomes(assassin: int, target: int) -> Outcomes:
 
 
 def sample(outcomes: Outcomes, rng: random.Random) -> str:
+    """Draw one outcome exactly (see :func:`draw`)."""
+    return draw(outcomes, rng)[0]
+
+
+def draw(outcomes: Outcomes, rng: random.Random) -> tuple[str, int, int]:
     """Draw one outcome exactly: an integer in [0, lcm of denominators) against the
-    cumulative numerators, so no floating point is involved."""
+    cumulative numerators, so no floating point is involved. Answers the outcome, the
+    number drawn counted from 1, and how many numbers there were (a die of that many
+    faces: the posts show the roll)."""
     if not outcomes:
         raise ValueError("no outcomes")
     total = sum((p for _, p in outcomes), Fraction(0))
@@ -72,8 +79,8 @@ def sample(outcomes: Outcomes, rng: random.Random) -> str:
     for name, p in outcomes:
         acc += p.numerator * (denom // p.denominator)
         if r < acc:
-            return name
-    return outcomes[-1][0]  # unreachable: the numerators sum to denom
+            return name, r + 1, denom
+    return outcomes[-1][0], r + 1, denom  # unreachable: the numerators sum to denom
 
 
 def weighted_choice(weights: list[int], rng: random.Random) -> int:

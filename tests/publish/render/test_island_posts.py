@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -100,6 +100,42 @@ def test_a_gamble_shows_both_sides_strength_and_the_odds() -> None:
     assert "阿青: loses 1 power" in en
 
 
+def test_a_gamble_played_by_the_rules_shows_the_die_that_decided_it() -> None:
+    """IS-60: 1 against 1 strength is an even chance; the post shows the roll, and the
+    roll agrees with the winner."""
+    base = island_day("zh")
+    run = Run("island", base.settings, IS_ROSTER, base.seed, local(10), title=base.title)
+    run.step("start", DIRECTOR)
+    run.now = local(20, 30)
+    run.order(actor("p2"), {"type": "pk", "targets": ["p3"]})
+    due = run.state["challenges"]["pk1"]["due_at"]
+    run.now = datetime.fromisoformat(due)
+    run.step("timer", SYSTEM, {"kind": "pk", "key": "pk1", "data": {"challenge": "pk1"}})
+    batch = run.batches[-1]
+    (resolved,) = [e for e in batch.events if e.kind == "pk_resolved"]
+    roll = resolved.data["roll"]
+    assert roll["faces"] == 2 and 1 <= roll["drawn"] <= 2
+    assert resolved.data["winner"] == ("attack" if roll["drawn"] == 1 else "defend")
+    (post,) = [p for p in posts_for_events(run.info(), batch.events, None) if p.kind == "pk_result"]
+    assert f"掷骰（1–2）：{roll['drawn']}，1–1 为攻方胜" in post.bodies["text"], post.bodies
+    assert post.thread_title is None  # a PK is news, not a stage of the game
+
+
+def test_a_joiner_is_told_with_the_fight_they_joined() -> None:
+    data = {
+        "challenge": "pk1",
+        "player": "p4",
+        "name": "*冬至*",
+        "side": "defend",
+        "attackers": ["p2"],
+        "defenders": ["p3", "p4"],
+        "names": {"p2": "白露", "p3": "秋分", "p4": "*冬至*"},
+    }
+    joined = _one("zh", [PublicEvent(4, AT, "pk_joined", data)])
+    assert joined.title.startswith("【PK】*冬至* 加入守方（白露 对 秋分）"), joined.title
+    assert "现在：白露 对 秋分、＊冬至＊。" in joined.bodies["text"], joined.bodies["text"]
+
+
 def test_a_sure_win_says_no_die_was_needed() -> None:
     text = _one("zh", [_pk("attack", 4, 2, {"p4": "fled"})]).bodies["text"]
     assert "攻方力量达到对方两倍，必胜，无需掷骰" in text
@@ -125,6 +161,7 @@ def _midnight_at(hour: int) -> PostDraft:
 def test_the_report_title_tells_the_night_and_an_early_run_says_so() -> None:
     on_time = _midnight_at(24)
     assert on_time.title.startswith("【第1天·24:00】平安夜，4人全部存活"), on_time.title
+    assert on_time.thread_title == on_time.title  # the thread is renamed after the night
     assert "提前" not in on_time.bodies["text"]
     early = _midnight_at(21)
     assert early.title.startswith("【第1天·提前结算】"), early.title

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from markupsafe import Markup
 
@@ -53,14 +52,10 @@ def game_started(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
 
 
 def _ran_early(ctx: Ctx, group: Group, report: dict[str, Any]) -> datetime | None:
-    """When the 24:00 report was run before the day's midnight (by the director), the local
-    moment it ran; on time (or late) None. The event's own time says so: on time it is
-    already the next calendar date in the game's zone."""
+    """When the 24:00 report was run before the day's midnight (by the director), the
+    moment it ran; on time (or late) None. The rules mark the report ``early``."""
     event = group.event("day_report")
-    if event is None or not report.get("date"):
-        return None
-    local = event.at.astimezone(ZoneInfo(ctx.game.timezone))
-    return event.at if local.date().isoformat() <= str(report["date"]) else None
+    return event.at if event is not None and report.get("early") else None
 
 
 def daily_report(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:

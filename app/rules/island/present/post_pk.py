@@ -18,17 +18,18 @@ from app.kit.posts import Built
 from app.rules.island.tables import pk_win_chance
 
 
-def _members(ctx: Ctx, data: dict[str, Any], key: str) -> list[str]:
+def _members(ctx: Ctx, data: dict[str, Any], key: str, without: Any = None) -> list[str]:
     names = data.get("names") or {}
-    return [str(names.get(p, ctx.name(p))) for p in data.get(key, [])]
+    return [str(names.get(p, ctx.name(p))) for p in data.get(key, []) if p != without]
 
 
-def fighters(ctx: Ctx, data: dict[str, Any]) -> str:
-    """The PK named by who started it: "白露 对 秋分" (plain text, for titles)."""
+def fighters(ctx: Ctx, data: dict[str, Any], without: Any = None) -> str:
+    """The PK named by its fighters: "白露 对 秋分" (plain text, for titles); ``without``
+    leaves out the one a title is already about."""
     return ctx.raw(
         "post.pk.versus",
-        attackers=ctx.raw("list_sep").join(_members(ctx, data, "attackers")),
-        defenders=ctx.raw("list_sep").join(_members(ctx, data, "defenders")),
+        attackers=ctx.raw("list_sep").join(_members(ctx, data, "attackers", without)),
+        defenders=ctx.raw("list_sep").join(_members(ctx, data, "defenders", without)),
     )
 
 
@@ -48,6 +49,19 @@ def _odds_line(ctx: Ctx, attack: int, defend: int) -> Markup:
         side = "attack" if chance == 1 else "defend"
         return ctx.t("post.pk.odds_certain", side=ctx.t(f"post.pk.{side}"))
     return ctx.t("post.pk.odds", attack=_odds(ctx, chance), defend=_odds(ctx, 1 - chance))
+
+
+def _roll_line(ctx: Ctx, attack: int, defend: int, roll: Any) -> Markup | None:
+    """The die that decided a gamble: its faces, what it showed, which faces meant the
+    attackers (a sure thing has no roll worth showing)."""
+    chance = pk_win_chance(attack, defend)
+    if not isinstance(roll, dict) or chance in (0, 1):
+        return None
+    faces = int(roll.get("faces", 0))
+    wins = chance * faces
+    if faces < 2 or wins.denominator != 1:
+        return None
+    return ctx.t("post.pk.roll", faces=faces, drawn=roll.get("drawn"), hi=int(wins))
 
 
 def pk_challenge(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
@@ -79,16 +93,19 @@ def pk_update(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
             items.append(ctx.t("post.pk.joined", name=e.data.get("name", ""), side=side))
         elif e.kind == "pk_fled":
             items.append(ctx.t("post.pk.fled_one", name=e.data.get("name", "")))
+    last = group.events[-1].data if group.events else {}
+    lines = [ctx.t("post.pk.now", fight=fighters(ctx, last))] if last.get("attackers") else []
     title = ctx.raw("post.title.pk_update", title=ctx.game.title)
-    if len(group.events) == 1:  # one fighter joined or fled: the title says who
+    if len(group.events) == 1:  # one fighter joined or fled: the title says who, in which PK
         e = group.events[0]
         title = ctx.raw(
             f"post.title.{e.kind}",
             name=e.data.get("name", ""),
             side=ctx.raw(f"post.pk.{e.data.get('side', 'attack')}"),
+            pk=fighters(ctx, e.data, without=e.data.get("player")),
             title=ctx.game.title,
         )
-    return title, [Section(items=items)]
+    return title, [Section(items=items), Section(lines=lines)]
 
 
 def _loss(ctx: Ctx, pid: str, outcome: str, amount: int) -> Markup:
@@ -129,7 +146,11 @@ def pk_result(ctx: Ctx, group: Group, deadline: datetime | None) -> Built:
                 ctx.t("post.pk.side_plain", side=ctx.t(f"post.pk.{side}"), names=ctx.names(members))
             )
     if "attack" in strengths and "defend" in strengths and winner is not None:
-        side_lines.append(_odds_line(ctx, int(strengths["attack"]), int(strengths["defend"])))
+        attack, defend = int(strengths["attack"]), int(strengths["defend"])
+        side_lines.append(_odds_line(ctx, attack, defend))
+        roll = _roll_line(ctx, attack, defend, pk.get("roll"))
+        if roll is not None:
+            side_lines.append(roll)
     if pk.get("fled"):
         side_lines.append(ctx.t("post.pk.fled", names=ctx.names(pk["fled"])))
     amount = int(ctx.game.settings.get("pk_loss_power", 1))

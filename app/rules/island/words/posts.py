@@ -57,10 +57,13 @@ POSTS: dict[str, tuple[str, str]] = {
     "post.title.pk_challenge": ("【PK】{pk} · {title}", "[PK] {pk} · {title}"),
     "post.title.pk_update": ("【PK 动态】{title}", "[PK update] {title}"),
     "post.title.pk_joined": (
-        "【PK】{name} 加入{side} · {title}",
-        "[PK] {name} joins the {side} · {title}",
+        "【PK】{name} 加入{side}（{pk}）· {title}",
+        "[PK] {name} joins the {side} ({pk}) · {title}",
     ),
-    "post.title.pk_fled": ("【PK】{name} 逃离 · {title}", "[PK] {name} flees · {title}"),
+    "post.title.pk_fled": (
+        "【PK】{name} 逃离（{pk}）· {title}",
+        "[PK] {name} flees ({pk}) · {title}",
+    ),
     "post.pk.beat": ("{winners} 击败 {losers}", "{winners} beat {losers}"),
     "post.pk.versus": ("{attackers} 对 {defenders}", "{attackers} vs {defenders}"),
     "post.pk.challenge": (
@@ -77,6 +80,11 @@ POSTS: dict[str, tuple[str, str]] = {
     ),
     "post.pk.joined": ("{name} 加入{side}。", "{name} joins the {side}."),
     "post.pk.fled_one": ("{name} 逃离了 PK。", "{name} fled the PK."),
+    "post.pk.now": ("现在：{fight}。", "Now: {fight}."),
+    "post.pk.roll": (
+        "掷骰（1–{faces}）：{drawn}，1–{hi} 为攻方胜。",
+        "The die (1–{faces}) showed {drawn}; 1–{hi} meant the attackers win.",
+    ),
     "post.pk.attack": ("攻方", "attackers"),
     "post.pk.defend": ("守方", "defenders"),
     "post.pk.side_line": (
@@ -117,9 +125,5 @@ POSTS: dict[str, tuple[str, str]] = {
     "post.result.by_director": ("导演宣布游戏结束。", "The director ended the game."),
     "post.result.end": ("游戏结束。", "The game is over."),
     # Receipts: what a close is called, and the line its receipts open with.
-    "post.receipt.sealed": (
-        "第{day}天 24:00：每位存活玩家当日的暗杀与守卫指令已封存为回执。",
-        "Day {day}, 24:00: each living player's assassinations and guards are sealed into a receipt.",
-    ),
-    "post.receipt.label": ("第{day}天", "day {day}"),
+    "post.receipt.label": ("第{day}天", "Day {day}"),
 }
