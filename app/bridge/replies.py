@@ -21,6 +21,13 @@ PHRASES: dict[str, tuple[str, str]] = {
     "title": ("回复 {who}", "Reply to {who}"),
     "accepted": ("已收到指令：{echo}", "Orders received: {echo}"),
     "revised": ("已按修改后的帖子更新指令：{echo}", "Orders updated from your edit: {echo}"),
+    # Only hidden orders are sealed into receipts, and the thread takes public orders only:
+    # a receipt shown here would let everyone watch when a player revises hidden orders.
+    "receipt_where": (
+        "帖子里的公开指令当场公开，不进收据；你的暗令收据只在你自己的玩家页面上。",
+        "Orders posted here are public at once and sealed into no receipt; the receipt "
+        "of your hidden orders is on your own player page only.",
+    ),
     "withdrawn": (
         "帖子已删除，其中的指令已撤回。",
         "Your post was deleted; its orders are withdrawn.",
@@ -52,6 +59,9 @@ PHRASES: dict[str, tuple[str, str]] = {
 }
 
 
+_ORDERED = frozenset({"accepted", "revised"})  # answers that confirm orders
+
+
 @dataclass(frozen=True)
 class Reply:
     """What to answer: a phrase and its fields (each field as (Chinese, English))."""
@@ -78,7 +88,10 @@ def _body(fmt: Format, reply: Reply, author: str, post_url: str | None, language
     head = fmt.mention(author)
     if post_url:
         head = head + Markup(" ") + fmt.link(post_url, "#")
-    lines = [head, fmt.esc(_say(reply.phrase, reply.fields, language == "en"))]
+    phrases = [reply.phrase, *(["receipt_where"] if reply.phrase in _ORDERED else [])]
+    lines = [head]
+    for phrase in phrases:
+        lines.append(fmt.esc(_say(phrase, reply.fields, language == "en")))
     if language != "en":
-        lines.append(fmt.esc(_say(reply.phrase, reply.fields, True)))
+        lines.extend(fmt.esc(_say(phrase, reply.fields, True)) for phrase in phrases)
     return str(fmt.join(lines, "\n\n"))

@@ -6,8 +6,8 @@ a receipts post names them with. The hashing and salting are the shell's and neu
   and its events), or None;
 - ``current(state, actor)``: the actor's (phase key, owner, orders) as they would be sealed
   if the phase closed now, or None (an order's reply carries its receipt);
-- ``label(ctx, data)``, ``sealed_intro(ctx, data)``: a close's name and the line that opens
-  its receipts, from the ``label`` fields a :class:`Close` carries;
+- ``label(ctx, data)``: a close's name (it opens
+  its receipts line), from the ``label`` fields a :class:`Close` carries;
 - ``label_of_key(key)``: those fields again from a phase key (an opened receipt has only it);
 - ``owner(ctx, owner)``: who a receipt belongs to, as a post names them.
 
@@ -64,8 +64,6 @@ class Sealer(Protocol):
 
     def label(self, ctx: Ctx, data: JSON) -> Markup: ...
 
-    def sealed_intro(self, ctx: Ctx, data: JSON) -> Markup: ...
-
     def label_of_key(self, key: str) -> JSON: ...
 
     def owner(self, ctx: Ctx, owner: str) -> Markup: ...
@@ -83,9 +81,6 @@ class BaseSealer:
 
     def label(self, ctx: Ctx, data: JSON) -> Markup:
         return ctx.fmt.esc(data.get("key", ""))
-
-    def sealed_intro(self, ctx: Ctx, data: JSON) -> Markup:
-        return ctx.t("rc.sealed", label=self.label(ctx, data))
 
     def label_of_key(self, key: str) -> JSON:
         return {"key": key}

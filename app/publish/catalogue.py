@@ -21,9 +21,6 @@ PHRASES: dict[str, tuple[str, str]] = {
     "title.notice": ("【公告】{title}", "[Notice] {title}"),
     "title.events": ("【进展】{title}", "[Update] {title}"),
     # --- shared ----------------------------------------------------------------------------
-    "footer.range": ("公开事件 #{first}–#{last}", "Public events #{first}–#{last}"),
-    "footer.one": ("公开事件 #{first}", "Public event #{first}"),
-    "footer.none": ("forumplay", "forumplay"),
     "yes": ("是", "yes"),
     "no": ("否", "no"),
     "none": ("无", "none"),
@@ -124,10 +121,6 @@ PHRASES: dict[str, tuple[str, str]] = {
     # --- the kit's plain post: an event the game has no words for ----------------------------
     "event_line.unnamed": ("公开事件 #{seq}", "Public event #{seq}"),
     # --- receipts (收据, as the pages say) ----------------------------------------------------
-    "rc.sealed": (
-        "{label}已截止：此时的暗令已封存为收据。",
-        "{label} has closed: the hidden orders are sealed into receipts.",
-    ),
     "rc.sealed_line": (
         "{label}已截止，暗令封存为收据：{receipts}",
         "{label} closed; receipts sealed: {receipts}",

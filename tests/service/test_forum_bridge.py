@@ -185,6 +185,9 @@ async def test_a_linked_players_public_order_is_submitted_and_answered(
     (reply,) = misago.by("bot")
     assert reply.startswith("@alice") and "调兵：3号位→2号位，4人" in reply
     assert reply.index("已收到指令") < reply.index("Orders received")  # Chinese first
+    # Where the receipt is, and no receipt in public: it would show when hidden orders change.
+    assert "你的暗令收据只在你自己的玩家页面上" in reply
+    assert not re.search(r"[0-9a-f]{12}", reply)
 
 
 async def test_an_edit_revises_and_a_deletion_withdraws(

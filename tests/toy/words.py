@@ -113,7 +113,6 @@ POSTS: dict[str, tuple[str, str]] = {
     "post.kind.round_opened": ("回合开始", "Round opened"),
     "post.kind.round_result": ("回合结果", "Round result"),
     "post.receipt.label": ("第 {round} 回合", "Round {round}"),
-    "post.receipt.sealed": ("第 {round} 回合的出拳已封存：", "Round {round}'s throws are sealed:"),
 }
 
 WORDS: dict[str, tuple[str, str]] = {**NAMES, **ERRORS, **PAGES, **POSTS}

@@ -41,9 +41,6 @@ class _Sealer(BaseSealer):
     def label(self, ctx: Ctx, data: JSON) -> Markup:
         return ctx.t("post.receipt.label", round=data.get("round", 0))
 
-    def sealed_intro(self, ctx: Ctx, data: JSON) -> Markup:
-        return ctx.t("post.receipt.sealed", round=data.get("round", 0))
-
     def label_of_key(self, key: str) -> JSON:
         return {"round": int(key[1:])}
 

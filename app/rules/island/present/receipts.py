@@ -48,9 +48,6 @@ class _Sealer(BaseSealer):
     def label(self, ctx: Ctx, data: JSON) -> Markup:
         return ctx.t("post.receipt.label", day=data.get("day", 0))
 
-    def sealed_intro(self, ctx: Ctx, data: JSON) -> Markup:
-        return ctx.t("post.receipt.sealed", day=data["day"])
-
     def label_of_key(self, key: str) -> JSON:
         return {"day": int(key[1:])}
 

@@ -55,9 +55,6 @@ class _Sealer(BaseSealer):
         phase = phase_name(ctx, data.get("phase", ""))
         return ctx.t("post.receipt.label", round=data.get("round", 0), phase=phase)
 
-    def sealed_intro(self, ctx: Ctx, data: JSON) -> Markup:
-        return ctx.t("post.receipt.sealed", phase=self.label(ctx, data))
-
     def label_of_key(self, key: str) -> JSON:
         round_no, phase = key[1:].split("-", 1)
         return {"round": int(round_no), "phase": phase}

@@ -248,10 +248,6 @@ POSTS: dict[str, tuple[str, str]] = {
     "post.status.nullified": ("被识破", "seen through"),
     "post.status.pending": ("未结算", "not resolved"),
     # Receipts: what a close is called, and the line its receipts open with.
-    "post.receipt.sealed": (
-        "{phase}已截止：各方此时的暗令已封存为回执。",
-        "The {phase} has closed: each side's hidden orders are sealed into a receipt.",
-    ),
-    "post.receipt.label": ("第{round}回合·{phase}", "round {round} · {phase}"),
-    "post.receipt.deployment": ("部署阶段", "deployment"),
+    "post.receipt.label": ("第{round}回合·{phase}", "Round {round} · {phase}"),
+    "post.receipt.deployment": ("部署阶段", "Deployment"),
 }
