@@ -49,6 +49,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     "head.roster": ("【阵容】", "Roster"),
     "head.settings": ("【设置】", "Settings"),
     "head.seed": ("【种子承诺】", "Seed commitment"),
+    "head.receipts": ("【收据】", "Receipts"),
     "col.side": ("阵营", "Side"),
     "col.players": ("玩家", "Players"),
     "col.player": ("玩家", "Player"),

@@ -48,22 +48,23 @@ def group_events(events: Sequence[PublicEvent], posts: Posts) -> list[Group]:
         elif kind in posts.context:
             waiting.append(e)
         elif kind == "orders_sealed":
-            # Sealed at the close, so read before what the close revealed or opened.
-            closing = [
-                i for i, g in enumerate(groups) if any(x.kind in posts.closes for x in g.events)
-            ]
-            at = closing[-1] if closing else len(groups)
-            groups.insert(at, Group("receipts", [e]))
+            # Sealed at the close: the receipts end the post of that close (the one whose
+            # events hold it), so a close adds no post of its own; with none, their own.
+            closing = [g for g in groups if any(x.kind in posts.closes for x in g.events)]
+            if closing:
+                closing[-1].events.append(e)
+            else:
+                groups.append(Group("receipts", [e]))
         elif kind == "receipts_opened":
-            # Opened by the close that sealed them (a deployment revealed at once): one
-            # receipts post for that close, read before what the close opened next.
-            sealed_here = [
-                g for g in groups if g.kind == "receipts" and g.event("orders_sealed") is not None
-            ]
-            if last is not None and last.kind == "receipts" and previous in RECEIPTS:
+            # Opened by the close that sealed them (a deployment revealed at once), or by
+            # the end: said in the post that holds that close's receipts, or the end's.
+            holding = [g for g in groups if g.event("orders_sealed") is not None]
+            if e.data.get("reason") == "end" and finished is not None:
+                finished.events.append(e)
+            elif last is not None and previous in RECEIPTS and last.event(previous) is not None:
                 last.events.append(e)
-            elif sealed_here and e.data.get("reason") != "end":
-                sealed_here[-1].events.append(e)
+            elif holding and e.data.get("reason") != "end":
+                holding[-1].events.append(e)
             else:
                 groups.append(Group("receipts", [e]))
         elif kind in notices:

@@ -34,6 +34,14 @@ def check_line(ctx: Ctx) -> Markup:
 
 
 def receipts_post(ctx: Ctx, group: Group) -> tuple[str, list[Section]]:
+    """A post of receipts alone (a close that opened nothing else to post)."""
+    return ctx.raw("title.receipts", title=ctx.game.title), receipt_sections(ctx, group)
+
+
+def receipt_sections(ctx: Ctx, group: Group, within: bool = False) -> list[Section]:
+    """The receipts of the group's closes, as the last sections of a post. ``within``: in
+    the post of the close that sealed them (so a close adds no post of its own), headed
+    【收据】; the end post has linked the spectator page already."""
     sealer = sealer_of(ctx.game.ruleset)
     sep = ctx.t("rc.sep")
     lines: list[Markup] = []
@@ -63,10 +71,11 @@ def receipts_post(ctx: Ctx, group: Group) -> tuple[str, list[Section]]:
         key = "rc.opened_end" if opened.get("reason") == "end" else "rc.opened_line"
         lines.append(ctx.t(key, labels=ctx.join(labels), n=len(opened["receipts"])))
     if not lines:
-        return ctx.raw("title.receipts", title=ctx.game.title), []
-    lines.append(check_line(ctx))
-    sections = [Section(lines=lines)]
+        return []
+    if not (within and group.kind == "game_finished"):
+        lines.append(check_line(ctx))
+    sections = [Section(title=ctx.t("head.receipts") if within else None, lines=lines)]
     fold = ctx.fmt.fold(ctx.phrase("rc.fold"), ctx.fmt.lines(folded)) if folded else Markup("")
     if fold:
         sections.append(Section(lines=[fold]))
-    return ctx.raw("title.receipts", title=ctx.game.title), sections
+    return sections

@@ -40,8 +40,8 @@ from app.kit.post_parts import Ctx, GameInfo, Group, PostDraft, PublicEvent, Ros
 from app.kit.posts import DEFAULT_POSTS, Posts, event_line, plain_post
 from app.kit.words import Words
 from app.publish.catalogue import PHRASES
-from app.publish.groups import END_EXTRAS, group_events
-from app.publish.receipt_posts import receipts_post
+from app.publish.groups import END_EXTRAS, RECEIPTS, group_events
+from app.publish.receipt_posts import receipt_sections, receipts_post
 from app.rules.registry import get_presentation
 
 __all__ = [
@@ -165,7 +165,7 @@ def _build(
     if builder is not None:
         title, sections = builder(ctx, group, deadline)
     else:  # the kit's plain post, of the game's own events (the seed is shown below)
-        own = Group(group.kind, [e for e in group.events if e.kind not in END_EXTRAS])
+        own = Group(group.kind, [e for e in group.events if e.kind not in END_EXTRAS | RECEIPTS])
         title, sections = plain_post(ctx, own, deadline)
     if group.kind == "game_started":  # how to order, before the seed's commitment
         seed = [i for i, s in enumerate(sections) if s.title == ctx.t("head.seed")]
@@ -174,6 +174,8 @@ def _build(
         if group.first("game_over") is None:
             title = ctx.raw("title.seed_revealed", title=ctx.game.title)
         sections.extend(_seed_sections(ctx, group))
+    if any(e.kind in RECEIPTS for e in group.events):  # the close's receipts, last
+        sections.extend(receipt_sections(ctx, group, within=True))
     return title, sections
 
 

@@ -270,8 +270,11 @@ async def test_channel_secrets_are_written_once_and_never_shown(
         "config.misago.username": "bot",
         "config.misago.password": password,
         "config.misago.thread_id": "42",
+        "config.misago.follow_title": "false",  # the box left unticked: its hidden "false"
         "config.webhook.url": "http://ignored.example/",  # another kind's fields are ignored
     }
+    # A yes/no setting is a box, ticked as its default says.
+    assert re.search(r'name="config\.misago\.follow_title" value="true" checked', page)
     done(await post_form(laptop, f"/director/{game.id}/channels", form), "#channels")
     (channel,) = ok(await game.get("/channels", "director"))
     assert channel["config"] == {
@@ -279,6 +282,7 @@ async def test_channel_secrets_are_written_once_and_never_shown(
         "username": "bot",
         "password": "***",
         "thread_id": 42,
+        "follow_title": False,
     }
     page = await console(laptop, game)
     assert password not in page

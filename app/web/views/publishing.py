@@ -292,6 +292,13 @@ def marked(text: str) -> Markup:
     return out
 
 
+def _shown(value: Any, t: Any) -> str:
+    """A config value as the list shows it: a yes/no in words, never True/False."""
+    if isinstance(value, bool):
+        return str(t("audit_yes") if value else t("audit_no"))
+    return str(value)
+
+
 def _channel_entry(
     channel: Mapping[str, Any],
     lang: str,
@@ -303,7 +310,7 @@ def _channel_entry(
     config = [
         (
             marked(pick(lang, *CONFIG_LABELS.get(key, (key, key)))),
-            t("secret_set") if key in secret else str(value),
+            t("secret_set") if key in secret else _shown(value, t),
         )
         for key, value in channel["config"].items()
         if value is not None
@@ -326,6 +333,17 @@ def _config_fields(
     for name, prop, required in properties(schema, schema):
         label = marked(pick(lang, *CONFIG_LABELS.get(name, (name, name))))
         numeric = prop.get("type") == "integer"
+        if prop.get("type") == "boolean":  # a box, ticked as the model's default says
+            fields.append(
+                Field(
+                    name=f"config.{kind}.{name}",
+                    label=label,
+                    kind="checkbox",
+                    required=False,
+                    value=bool(prop.get("default")),
+                )
+            )
+            continue
         fields.append(
             Field(
                 name=f"config.{kind}.{name}",

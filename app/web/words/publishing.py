@@ -68,6 +68,7 @@ CONFIG_LABELS: dict[str, tuple[str, str]] = {
     "api_key": ("API 密钥", "API key"),
     "api_username": ("API 用户名", "API user name"),
     "topic_id": ("主题编号", "Topic id"),
+    "follow_title": ("帖子标题随游戏进展更新", "Rename the thread as the game moves on"),
     "webhook_url": ("Webhook 地址", "Webhook URL"),
     "bot_token": ("机器人令牌", "Bot token"),
     "chat_id": ("群组编号（`chat_id`）", "Chat id (`chat_id`)"),

@@ -36,8 +36,11 @@ def game_posts(run: Run, language: str, public_url: str | None = PUBLIC_URL) -> 
 
 
 def extras(language: str) -> list[PostDraft]:
-    """Reminders (with and without mentions) and tallies, for both rulesets."""
-    tb = team_battle_game(language).info(language=language, public_url=None)
+    """Reminders (with and without mentions) and tallies, for both rulesets; the receipts
+    of a close that opened nothing else (a post of their own)."""
+    tb_run = team_battle_game(language)
+    tb = tb_run.info(language=language, public_url=None)
+    sealed = next(e for b in tb_run.batches for e in b.events if e.kind == "orders_sealed")
     island = island_day(language).info(language=language, public_url=None)
     deadline = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
     return [
@@ -62,6 +65,7 @@ def extras(language: str) -> list[PostDraft]:
             deadline,
         ),
         tally_post(island, [(r, i % 2 == 0, i == 0) for i, r in enumerate(IS_ROSTER)], None),
+        *posts_for_events(tb_run.info(language=language), [sealed], None),
     ]
 
 

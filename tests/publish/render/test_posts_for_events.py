@@ -36,10 +36,13 @@ def test_every_step_of_the_demo_game_calls_for_its_posts_in_reading_order() -> N
     per_step = [kinds(b.events) for b in RUN.batches]
     assert per_step[0] == ["game_started", "phase_opened"]
     close_deployment = next(k for k in per_step if "deployments_revealed" in k)
-    # Sealed and opened at the close: one receipts post, then what the close revealed, then
-    # the next phase (issue 18 item 15).
-    assert close_deployment == ["receipts", "deployments_revealed", "phase_opened"]
-    assert per_step[-1] == ["receipts", "round_result", "game_finished", "receipts"]
+    # Sealed and opened at the close: the receipts end the post of what the close revealed
+    # (no post of their own), then the next phase (issue 18 items 4 and 15).
+    assert close_deployment == ["deployments_revealed", "phase_opened"]
+    assert per_step[-1] == ["round_result", "game_finished"]
+    texts = [p.bodies["text"] for p in posts_for_events(INFO, RUN.batches[-1].events, None)]
+    assert "【收据】" in texts[0] and "封存为收据" in texts[0]  # the last round's close
+    assert "全部" in texts[1] and "份收据" in texts[1]  # all of them, checkable at the end
     # Orders, withdrawals and "ready" are not news.
     assert sum(1 for k in per_step if not k) >= 6
 

@@ -34,22 +34,27 @@ def test_no_orders_still_differ_per_owner_and_phase() -> None:
     assert len(seen) == 4
 
 
-def test_receipts_posts_are_short_lines_with_the_details_folded_or_linked() -> None:
-    """A reader sees one line per close and where to check it: no JSON, no shell, no
-    salts, the pages' word 收据; BBCode folds the full receipts, the others link /g/<id>."""
+def test_receipts_are_short_lines_at_the_end_of_each_close_with_the_details_folded() -> None:
+    """A reader sees one line per close, at the end of that close's own post (a close adds
+    no post), and where to check it: no JSON, no shell, no salts, the pages' word 收据;
+    BBCode folds the full receipts, the others link /g/<id>."""
     from tests.publish.render.engine_runs import island_day, team_battle_game
     from tests.publish.render.golden_posts import game_posts
 
     for run in (team_battle_game(), island_day()):
         info = run.info()
-        found = [p for p in game_posts(run, "zh") if p.kind == "receipts"]
-        assert found
+        posts = game_posts(run, "zh")
+        assert not [p for p in posts if p.kind == "receipts"]
+        found = [p for p in posts if "封存为收据" in p.bodies["text"]]
+        closes = sum(1 for b in run.batches for e in b.events if e.kind == "orders_sealed")
+        assert len(found) == closes > 0
         for post in found:
             for name, body in post.bodies.items():
+                receipts = body[body.index("收据") - 10 :]
                 for bad in ("{", "sha256sum", "printf", "盐", "回执", "每一方"):
-                    assert bad not in body, (name, bad, body)
-                assert f"/g/{info.id}?verify=1" in body
-                assert len(body.split("\n")) <= 12 or name == "bbcode"
+                    assert bad not in receipts, (name, bad, receipts)
+                assert f"/g/{info.id}?verify=1" in receipts
+                assert len(receipts.split("\n")) <= 12 or name == "bbcode"
             whole = re.compile(r"[0-9a-f]{64}")
             assert not whole.search(post.bodies["markdown"] + post.bodies["text"])
             outside = re.sub(r"\[spoiler=.*?\[/spoiler\]", "", post.bodies["bbcode"], flags=re.S)

@@ -40,7 +40,6 @@ def every_team_battle_body(language: str) -> list[str]:
         "deployments_revealed",
         "round_result",
         "game_finished",
-        "receipts",
         "tally",
     } <= kinds
     return bodies + director_notices(language)
