@@ -4,7 +4,7 @@ them, results as words; a game's own ``event.<kind>`` line comes before the shel
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.kit.pages import Line, fill, number, readable
@@ -19,6 +19,23 @@ from app.web.messages import (
     translator,
 )
 from app.web.words.events import EVENTS
+
+
+def winner_words(
+    t: Callable[..., str],
+    winner: Any,
+    sides: tuple[str, ...],
+    side: Callable[[Any], str],
+    name: Callable[[str], str | None],
+) -> str:
+    """Who won, in words (the header and the feed's last line alike): a side by its name,
+    a player by theirs, never an id; a winner no one can name is no winner."""
+    if winner == "draw":
+        return t("draw")
+    if winner in sides:
+        return t("winner_is", side=side(winner))
+    found = name(str(winner)) if winner else None
+    return t("winner_is", side=found) if found else t("no_winner")
 
 
 def describe_event(
@@ -91,15 +108,7 @@ def describe_event(
     if kind == "game_over":
         if "survivors" in data:
             fields["survivors"] = who(data.get("survivors"))
-        winner = data.get("winner")
-        if winner == "draw":
-            fields["result"] = t("draw")
-        elif winner in sides:
-            fields["result"] = t("winner_is", side=side(winner))
-        elif winner is not None:  # a player: by name, never an id
-            fields["result"] = t("winner_is", side=name(winner))
-        else:
-            fields["result"] = t("no_winner")
+        fields["result"] = winner_words(t, data.get("winner"), sides, side, names.get)
     elif kind == "order_voided":
         fields["why"] = pick(lang, data.get("message_zh"), data.get("message_en"))
     elif kind == "player_replaced":

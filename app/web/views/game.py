@@ -14,7 +14,7 @@ from app.kit.words import Words
 from app.kit.words import pick as kit_pick
 from app.rules.base import JSON
 from app.web.forms import Field, properties, rule_of, variants
-from app.web.lines import describe_event
+from app.web.lines import describe_event, winner_words
 from app.web.messages import (
     game_pages,
     game_title,
@@ -262,15 +262,10 @@ def _winner(
     winner: Any, sides: tuple[str, ...], names: Mapping[str, str], lang: str, ruleset: str
 ) -> str:
     """Who won, as the header says it: a side by its name, a player by theirs, never an id."""
-    t = game_translator(lang, ruleset)
     if not winner:
         return ""
-    if winner == "draw":
-        return t("draw")
-    if winner in sides:
-        return t("winner_is", side=side_name(winner, lang, ruleset))
-    found = names.get(str(winner))
-    return t("winner_is", side=found) if found else ""
+    t = game_translator(lang, ruleset)
+    return winner_words(t, winner, sides, lambda s: side_name(s, lang, ruleset), names.get)
 
 
 def word_or(words: Words, key: str, lang: str, raw: str) -> str:
