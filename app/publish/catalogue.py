@@ -121,6 +121,17 @@ PHRASES: dict[str, tuple[str, str]] = {
     "notice.resumed": ("游戏恢复。", "The game resumes."),
     "notice.deadline_extended": ("截止时间延长至 {when}。", "The deadline is extended to {when}."),
     "notice.new_deadline": ("当前截止时间：{when}。", "Current deadline: {when}."),
+    "notice.undone_round": (
+        "更正：导演撤销了第 {round} 回合的结算，原因：{reason}。此前的结算作废，将重新结算（新的掷骰）。",
+        "Correction: the director undid round {round}'s resolution. Reason: {reason}. "
+        "It is void and will be resolved again (new dice).",
+    ),
+    "notice.undone": (
+        "更正：导演撤销了最近 {n} 步结算，原因：{reason}。此前的结算作废，将重新结算（新的掷骰）。",
+        "Correction: the director undid the last {n} steps. Reason: {reason}. "
+        "They are void and will be resolved again (new dice).",
+    ),
+    "notice.undone_count": ("（本局第 {n} 次撤销）", "(undo number {n} in this game)"),
     # --- the kit's plain post: an event the game has no words for ----------------------------
     "event_line.unnamed": ("公开事件 #{seq}", "Public event #{seq}"),
     # --- receipts (收据, as the pages say) ----------------------------------------------------

@@ -249,7 +249,23 @@ def _notice_line(ctx: Ctx, e: PublicEvent, deadline: datetime | None) -> Markup 
                 when = datetime.fromisoformat(data[key])
                 break
         return ctx.t("notice.deadline_extended", when=ctx.when(when)) if when else None
+    if e.kind == "steps_undone":
+        return _undone_line(ctx, data)
     return None
+
+
+def _undone_line(ctx: Ctx, data: dict[str, Any]) -> Markup:
+    """The correction: what the director took back and why, the undo count, the deadline."""
+    reason = str(data.get("reason") or "")
+    if data.get("round") is not None:
+        line = ctx.t("notice.undone_round", round=data["round"], reason=reason)
+    else:
+        line = ctx.t("notice.undone", n=len(data.get("steps") or []), reason=reason)
+    line = line + Markup(" ") + ctx.t("notice.undone_count", n=data.get("undos", 1))
+    if isinstance(data.get("deadline"), str):
+        when = datetime.fromisoformat(data["deadline"])
+        line = line + Markup(" ") + ctx.t("notice.new_deadline", when=ctx.when(when))
+    return line
 
 
 # ----- reminders and tallies --------------------------------------------------------------------

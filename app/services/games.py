@@ -55,6 +55,13 @@ class GameOptions(BaseModel):
     max_extensions_per_deadline: int = Field(
         3, ge=0, le=100, description="How many times the director may extend one deadline."
     )
+    max_undos: int = Field(
+        3,
+        ge=0,
+        le=100,
+        description="How many times the director may undo resolutions in this game (each "
+        "undo is public); 0 disables undo.",
+    )
 
 
 def validation_problem(error: ValidationError, what_zh: str, what_en: str) -> AppError:

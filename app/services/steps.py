@@ -278,6 +278,7 @@ async def seal_receipts(session: AsyncSession, w: StepWrite) -> None:
         w.outcome.events,
         w.outcome.finished,
         w.seq,
+        game.undos or 0,
     ):
         append_event(session, game, kind, data, audience, w.now)
 
