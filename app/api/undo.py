@@ -15,6 +15,7 @@ from app.api.responses import GameSummary
 from app.models import Game
 from app.rules.types import Seconds
 from app.services.auth import Principal
+from app.services.safety import sandbox as sandbox_service
 from app.services.safety import undo as undo_service
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["director"], dependencies=CHECKED_IDS)
@@ -58,3 +59,35 @@ async def undo(
         )
 
     return await run_game(request, game_id, token, action)
+
+
+class ForkBody(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    at_step: int | None = Field(
+        None, ge=1, description="Fork just after this step (default: the game as it is now)"
+    )
+
+
+class Forked(BaseModel):
+    """A new private sandbox: its director token (and its players' tokens, so the director
+    can act as any of them) are shown this once."""
+
+    id: str
+    director_token: str
+    sandbox: bool
+    forked_from: str
+    at_step: int
+    seed_commitment: str
+    players: list[dict[str, Any]] = Field(description="id, name, side, token of each player")
+
+
+@router.post("/fork", status_code=201, response_model=Forked, responses=GAME_WRITE)
+async def fork(request: Request, game_id: str, body: ForkBody, token: Token) -> JSONResponse:
+    """Fork the game at its current step (or ``at_step``) into a private sandbox: same
+    settings and roster, a new seed, no channels; the original is not touched."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await sandbox_service.fork(session, game, principal, body.model_dump(), now(request))
+
+    return await run_game(request, game_id, token, action, status_code=201)

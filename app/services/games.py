@@ -371,6 +371,10 @@ async def delete_game(
     game under way is refused: end it first (the game's end tool, or its last phase)."""
     require_director(principal)
     game_id, title = game.id, game.title
+    if game.sandbox:  # a director's sandbox is thrown away whole, whatever its state
+        session.expunge(game)
+        await session.execute(delete(Game).where(Game.id == game_id))
+        return {"id": game_id, "title": title, "deleted": True, "archived": False}
     if game.status == "finished":
         if game.archived_at is None:
             game.archived_at = now
@@ -421,6 +425,9 @@ async def summary(session: AsyncSession, game: Game) -> dict[str, Any]:
         "seed": game.seed if game.seed_revealed else None,
         "players": [{"id": p.id, "name": p.name, "side": p.side} for p in players],
         "created_at": game.created_at.isoformat(),
+        "undos": game.undos or 0,
+        "sandbox": bool(game.sandbox),
+        "forked_from": game.forked_from,
     }
 
 

@@ -33,7 +33,7 @@ async def public_games(session: AsyncSession, limit: int = 100) -> list[dict[str
     games = (
         await session.scalars(
             select(Game)
-            .where(Game.archived_at.is_(None))
+            .where(Game.archived_at.is_(None), Game.sandbox.is_(False))
             .order_by(Game.created_at.desc())
             .limit(limit)
         )

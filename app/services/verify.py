@@ -16,7 +16,7 @@ from typing import Any, Literal, cast
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.errors import AppError, conflict
+from app.errors import AppError, conflict, not_found
 from app.models import EventRow, Game, StepRow
 from app.publish import receipts
 from app.rules.base import Actor, Player, seed_commitment
@@ -155,6 +155,8 @@ async def verify(sessionmaker: async_sessionmaker[AsyncSession], game_id: str) -
     while True:
         async with sessionmaker() as session:
             game = await load_game(session, game_id)
+            if game.sandbox:  # a director's private sandbox: not there for anyone else
+                raise not_found()
             require_revealed(game)
             key = (game.id, game.step_seq)
             if key in _answers:

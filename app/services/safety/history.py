@@ -19,6 +19,10 @@ from app.rules.base import STEP_TIMER, Actor, Outcome, Step, TimerSpec
 from app.services.steps import apply_step, json_roundtrip
 
 UNDO_STEP = "undo"  # payload: {"from_step": N, "steps": [...], "reason": "..."}
+# A sandbox's first step: the game it was forked from, as it stood (its state and pending
+# timers), so the sandbox's own log walks from there. payload: {"from_game", "at_step",
+# "state", "timers": [{"kind", "key", "due_at", "data"}]}
+FORK_STEP = "fork"
 
 TimerKey = tuple[str, str]
 
@@ -53,6 +57,7 @@ class Walked:
     outcome: Outcome | None
     after: dict[str, Any]
     generation: int
+    after_timers: dict[TimerKey, TimerSpec] = field(default_factory=dict)
 
 
 class BrokenHistory(ValueError):
@@ -85,9 +90,14 @@ def walk(
             target = saved.get(int(row.payload["from_step"]))
             if target is None or int(row.payload["from_step"]) >= row.seq:
                 raise BrokenHistory(f"step {row.seq} undoes a step it does not follow")
-            yield Walked(row, point, None, target.state, generation)
+            yield Walked(row, point, None, target.state, generation, dict(target.timers))
             generation += 1
             point = Point(target.state, dict(target.timers))
+            continue
+        if row.kind == FORK_STEP:
+            forked = fork_point(row.payload)
+            yield Walked(row, point, None, forked.state, generation, dict(forked.timers))
+            point = forked
             continue
         step = Step(id=f"s{row.seq}", kind=row.kind, actor=row.actor, payload=row.payload)
         outcome = apply_step(ruleset_name, seed, point.state, step, row.at)
@@ -99,8 +109,40 @@ def walk(
         for kind, key in outcome.cancel_timers:
             timers.pop((kind, key), None)
         after = json_roundtrip(outcome.state)  # as the database would give it back
-        yield Walked(row, point, outcome, after, generation)
+        yield Walked(row, point, outcome, after, generation, timers)
         point = Point(after, timers)
+
+
+def fork_point(payload: dict[str, Any]) -> Point:
+    """The game a fork step starts from."""
+    timers = {}
+    for t in payload.get("timers") or []:
+        spec = TimerSpec(
+            str(t["kind"]), str(t["key"]), datetime.fromisoformat(t["due_at"]), dict(t["data"])
+        )
+        timers[(spec.kind, spec.key)] = spec
+    return Point(json_roundtrip(payload["state"]), timers)
+
+
+def timers_json(timers: dict[TimerKey, TimerSpec]) -> list[dict[str, Any]]:
+    return [
+        {"kind": s.kind, "key": s.key, "due_at": s.due_at.isoformat(), "data": s.data}
+        for s in sorted(timers.values(), key=lambda s: (s.due_at, s.kind, s.key))
+    ]
+
+
+def point_after(
+    ruleset_name: str,
+    seed: str,
+    initial: dict[str, Any],
+    steps: Sequence[RecordedStep],
+    seq: int,
+) -> tuple[Point, RecordedStep]:
+    """The game just after step ``seq`` (its state and pending timers), and that step."""
+    for item in walk(ruleset_name, seed, initial, [s for s in steps if s.seq <= seq]):
+        if item.row.seq == seq:
+            return Point(item.after, dict(item.after_timers)), item.row
+    raise BrokenHistory(f"the log has no step {seq}")
 
 
 def point_before(

@@ -138,7 +138,7 @@ def _deadline_seconds(raw: Any) -> float | None:
     return float(raw)
 
 
-async def _initial(session: AsyncSession, game: Game) -> dict[str, Any]:
+async def initial_state(session: AsyncSession, game: Game) -> dict[str, Any]:
     ruleset = get_ruleset(game.ruleset)
     players = roster_players(await roster(session, game))
     settings = ruleset_settings(ruleset, game.settings)
@@ -166,7 +166,7 @@ async def _plan(
         )
     first = resolutions[-count].seq
     undone = [r for r in live if r.seq >= first]
-    initial = await _initial(session, game)
+    initial = await initial_state(session, game)
     recorded = [recorded_step(r) for r in rows]
     try:
         point, walked = await asyncio.to_thread(
