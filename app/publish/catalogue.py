@@ -109,6 +109,11 @@ PHRASES: dict[str, tuple[str, str]] = {
         "{link}: the game for everyone, and the checks.",
     ),
     "how.watch_label": ("观战页", "The spectator page"),
+    "seed.undos": (
+        "本局导演共撤销了 {n} 次结算（每次都已公开原因）；被撤销的掷骰也在记录里，一并验证。",
+        "The director undid {n} resolutions in this game (each announced with its reason); "
+        "the undone rolls are in the record too and are verified with the rest.",
+    ),
     "seed.verify_offline": (
         "服务器地址未公开：可向导演索取本局存档，离线重放验证。",
         "No public address is set: ask the director for the game's archive to replay it offline.",

@@ -202,11 +202,15 @@ def _seed_sections(ctx: Ctx, group: Group) -> list[Section]:
         if url
         else ctx.t("seed.verify_offline")
     )
+    quote = [ctx.t("seed.matches"), check]
+    undos = revealed.get("undos")
+    if isinstance(undos, int) and undos > 0:  # every undo was public; the end says how many
+        quote.append(ctx.t("seed.undos", n=undos))
     section = Section(
         title=ctx.t("head.seed_revealed"),
         lines=[ctx.t("seed.revealed")],
         code=revealed["seed"],
-        quote=[ctx.t("seed.matches"), check],
+        quote=quote,
     )
     return [section]
 

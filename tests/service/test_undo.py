@@ -13,6 +13,7 @@ from app.clock import FakeClock
 from app.services.archive import verify_archive
 from tests.service.helpers import Game, ok, problem, team_battle, tick
 from tests.service.island_helpers import of_kind
+from tests.service.publish_helpers import posts
 
 REASON = "误点了提前结束"
 
@@ -78,6 +79,9 @@ async def test_undoing_a_team_battle_close_puts_the_round_back_in_public(
     assert len(correction) == 1 and correction[0]["reason"] == REASON
     assert correction[0]["undos"] == 1 and correction[0]["limit"] == 3
 
+    page = await client.get(f"/g/{game.id}")
+    assert "导演已撤销 1 次结算" in page.text  # counted on the spectator page
+
     # The close is made again from a new step id, then the game plays to its end.
     await tick(client, clock, 3000)
     public = await game.events()
@@ -92,6 +96,8 @@ async def test_undoing_a_team_battle_close_puts_the_round_back_in_public(
     verified = ok(await game.get("/verify"))
     assert verified["ok"] is True, verified["mismatches"]
     assert verified["undos"] == 1
+    ending = [p for p in await posts(game) if p["kind"] == "game_finished"]
+    assert ending and "本局导演共撤销了 1 次结算" in ending[0]["bodies"]["bbcode"]
     archive = ok(await game.get("/archive"))
     assert archive["undos"] == 1
     undone = [s for s in archive["steps"] if s["undone"]]

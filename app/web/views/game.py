@@ -61,6 +61,12 @@ def header(page: Mapping[str, Any], lang: str) -> JSON:
         "seed": summary.get("seed"),
         "seed_commitment": summary["seed_commitment"],
         "receipt": _receipt(page.get("receipt"), lang),
+        # A director's safety net (app/services/safety/): undos are counted on every page,
+        # and a sandbox says so on every page.
+        "undos": summary.get("undos") or 0,
+        "undos_text": t("undos_n", n=summary["undos"]) if summary.get("undos") else "",
+        "sandbox": bool(summary.get("sandbox")),
+        "sandbox_text": t("sandbox_note") if summary.get("sandbox") else "",
     }
 
 
