@@ -476,7 +476,7 @@ async def finish_game(session: AsyncSession, game: Game, now: datetime) -> None:
         append_event(session, game, "hidden_events_revealed", {"events": revealed}, ["public"], now)
     if not game.seed_revealed:
         game.seed_revealed = True
-        revealed: dict[str, Any] = {"seed": game.seed, "seed_commitment": game.seed_commitment}
+        seed: dict[str, Any] = {"seed": game.seed, "seed_commitment": game.seed_commitment}
         if game.undos:  # the end-of-game post says how many undos there were
-            revealed["undos"] = game.undos
-        append_event(session, game, "seed_revealed", revealed, ["public"], now)
+            seed["undos"] = game.undos
+        append_event(session, game, "seed_revealed", seed, ["public"], now)
