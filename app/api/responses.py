@@ -185,12 +185,15 @@ class DeletedGame(BaseModel):
 class Advanced(BaseModel):
     advanced: dict[str, Any] = Field(description="The timer run early, or the phase closed.")
     game: GameSummary
+    dry_run: bool = Field(False, description="True: what it would run; nothing was run.")
 
 
 class DirectorActionDone(BaseModel):
     ok: bool
     result: dict[str, Any]
     events: list[str] = Field(description="The kinds of the events the action caused.")
+    dry_run: bool = Field(False, description="True: what it would cause; nothing changed.")
+    finishes: bool | None = Field(None, description="With dry_run: whether it ends the game.")
 
 
 class AuditEntry(BaseModel):
