@@ -288,7 +288,7 @@ async def undo(
     superseded = await _superseded(session, game, set(seqs))
     preview = {
         "steps": [
-            {"seq": r.seq, "kind": r.kind, "at": r.at.isoformat(), "payload": _shown(r)}
+            {"seq": r.seq, "kind": r.kind, "at": r.at.isoformat(), "payload": shown_payload(r)}
             for r in undone
         ],
         "from_step": first.seq,
@@ -337,7 +337,7 @@ async def undo(
     return {**(await summary(session, game)), "dry_run": False, "undo": preview}
 
 
-def _shown(row: StepRow) -> dict[str, Any]:
+def shown_payload(row: StepRow) -> dict[str, Any]:
     """What a preview says of a step: a timer's kind and data, a director's action; never
     a player's order (the preview is the director's, but it is kept small)."""
     payload = row.payload or {}
