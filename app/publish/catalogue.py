@@ -136,6 +136,12 @@ PHRASES: dict[str, tuple[str, str]] = {
         "Correction: the director undid the last {n} steps. Reason: {reason}. "
         "They are void and will be resolved again (new dice).",
     ),
+    "withdrawn.note": (
+        "【已作废】导演撤销了这次结算（原因：{reason}），以下内容不再有效。",
+        "[Withdrawn] The director undid this resolution (reason: {reason}); what follows no "
+        "longer stands.",
+    ),
+    "withdrawn.link": ("见更正", "See the correction"),
     "notice.undone_count": ("（本局第 {n} 次撤销）", "(undo number {n} in this game)"),
     # --- the kit's plain post: an event the game has no words for ----------------------------
     "event_line.unnamed": ("公开事件 #{seq}", "Public event #{seq}"),

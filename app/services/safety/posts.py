@@ -16,14 +16,17 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Game
-from app.publish.models import DeliveryRow, PostRow
+from app.publish.channels import ADAPTERS
+from app.publish.models import ChannelRow, DeliveryRow, PostRow, WithdrawalRow
 from app.publish.service import end_auto_publish
+from app.publish.withdraw import can_edit
 
 
 async def withdraw_posts(
-    session: AsyncSession, game: Game, steps: Iterable[int], now: datetime
+    session: AsyncSession, game: Game, steps: Iterable[int], reason: str, now: datetime
 ) -> dict[str, Any]:
-    """Discard the undone steps' posts that did not go out; list those that did."""
+    """Discard the undone steps' posts that did not go out; list those that did, and queue
+    the edit of each delivered copy where its platform lets the bot edit its own post."""
     seqs = set(steps)
     if not seqs:
         return {"discarded": [], "delivered": []}
@@ -52,4 +55,18 @@ async def withdraw_posts(
                     delivery.next_attempt_at = None
             if any(d.status == "sent" for d in deliveries):
                 delivered.append(post.seq)
+            for delivery in deliveries:
+                if delivery.status == "sent" and delivery.remote_id is not None:
+                    channel = await session.get(ChannelRow, delivery.channel_id)
+                    if channel is not None and can_edit(ADAPTERS, channel.kind):
+                        session.add(
+                            WithdrawalRow(
+                                game_id=game.id,
+                                delivery_id=delivery.id,
+                                reason=reason,
+                                status="pending",
+                                attempts=0,
+                                created_at=now,
+                            )
+                        )
     return {"discarded": discarded, "delivered": delivered}

@@ -328,7 +328,7 @@ async def undo(
     game.updated_at = now
     await _reset_timers(session, game, timers, now)
     preview["orders"] = await _orders_back(session, game, first.seq, seq, now)
-    preview["posts"] = await withdraw_posts(session, game, seqs, now)
+    preview["posts"] = await withdraw_posts(session, game, seqs, reason, now)
     preview["undo_step"] = seq
     data = {k: preview[k] for k in ("from_step", "round", "deadline", "reason", "undos", "limit")}
     data.update(steps=seqs, undo_step=seq, superseded_receipts=superseded)
