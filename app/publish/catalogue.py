@@ -138,7 +138,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     ),
     "withdrawn.note": (
         "【已作废】导演撤销了这次结算（原因：{reason}），以下内容不再有效。",
-        "[Withdrawn] The director undid this resolution (reason: {reason}); what follows no "
+        "Withdrawn: the director undid this resolution (reason: {reason}); what follows no "
         "longer stands.",
     ),
     "withdrawn.link": ("见更正", "See the correction"),
