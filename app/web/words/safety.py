@@ -56,6 +56,10 @@ SAFETY_WORDS: dict[str, tuple[str, str]] = {
         "This sandbox copies the real game as it was after step {step}.",
     ),
     "sandbox_back": ("回到正式游戏", "Back to the real game"),
+    "sandbox_no_channels": (
+        "沙盘不能发布，所以没有频道。",
+        "A sandbox is never published, so it has no channels.",
+    ),
     "sandbox_discard": ("丢弃沙盘", "Throw the sandbox away"),
     "sandbox_discard_hint": (
         "沙盘的一切都会删除；正式游戏不受影响。",
