@@ -58,7 +58,7 @@ async def undo(
             session, game, principal, body.model_dump(), now(request), dry_run=dry_run
         )
 
-    return await run_game(request, game_id, token, action)
+    return await run_game(request, game_id, token, action, idempotent=True)
 
 
 class ForkBody(BaseModel):
@@ -90,4 +90,4 @@ async def fork(request: Request, game_id: str, body: ForkBody, token: Token) -> 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
         return await sandbox_service.fork(session, game, principal, body.model_dump(), now(request))
 
-    return await run_game(request, game_id, token, action, status_code=201)
+    return await run_game(request, game_id, token, action, status_code=201, idempotent=True)

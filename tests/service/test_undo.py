@@ -5,10 +5,14 @@ and replayed by /verify and the offline archive check, undone steps included."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from httpx import AsyncClient
+from typer.testing import CliRunner
 
+from app.cli import app as cli
 from app.clock import FakeClock
 from app.services.archive import verify_archive
 from tests.service.helpers import Game, ok, problem, team_battle, tick
@@ -34,7 +38,7 @@ async def at_command(client: AsyncClient, clock: FakeClock, **kw: Any) -> Game:
 
 
 async def test_undoing_a_team_battle_close_puts_the_round_back_in_public(
-    client: AsyncClient, clock: FakeClock
+    client: AsyncClient, clock: FakeClock, tmp_path: Path
 ) -> None:
     game = await at_command(client, clock)
     order = await game.order(
@@ -106,6 +110,10 @@ async def test_undoing_a_team_battle_close_puts_the_round_back_in_public(
     offline = verify_archive(archive)
     assert offline["ok"] is True, offline["mismatches"]
     assert offline["undos"] == 1
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps(archive, ensure_ascii=False), encoding="utf-8")
+    checked = CliRunner().invoke(cli, ["verify", str(path)])  # forumplay verify FILE
+    assert checked.exit_code == 0 and "1 undos" in checked.stdout, checked.output
     # Tampering with an undone step is caught like any other.
     step = undone[0]
     step["state_hash"] = "0" * 64
@@ -156,3 +164,17 @@ async def test_an_undo_needs_a_reason_respects_its_limit_and_a_dry_run_changes_n
     problem(
         await disabled.post("/undo", "director", {"steps": 1, "reason": "x"}), 409, "undo_disabled"
     )
+
+
+async def test_an_undo_replayed_with_its_idempotency_key_is_acted_on_once(
+    client: AsyncClient, clock: FakeClock
+) -> None:
+    game = await at_command(client, clock)
+    ok(await game.post("/advance", "director"))  # command closes
+    ok(await game.post("/advance", "director"))  # and the battle
+    body = {"steps": 1, "reason": REASON}
+    key = {"Idempotency-Key": "undo-once-1"}
+    first = ok(await game.post("/undo", "director", body, headers=key))
+    again = ok(await game.post("/undo", "director", body, headers=key))
+    assert again == first and first["phase"] == "battle"
+    assert (await game.summary())["undos"] == 1  # the retry undid nothing more
