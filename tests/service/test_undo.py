@@ -178,3 +178,22 @@ async def test_an_undo_replayed_with_its_idempotency_key_is_acted_on_once(
     again = ok(await game.post("/undo", "director", body, headers=key))
     assert again == first and first["phase"] == "battle"
     assert (await game.summary())["undos"] == 1  # the retry undid nothing more
+
+
+async def test_an_undo_while_paused_takes_the_directors_deadline_and_voids_later_orders(
+    client: AsyncClient, clock: FakeClock
+) -> None:
+    game = await at_command(client, clock)
+    ok(await game.post("/advance", "director"))  # command closes: the battle phase
+    assert (await game.view())["phase"] == "battle"
+    later = await game.order("b1", {"type": "hold", "slot": 1})  # given for the battle
+    ok(await game.post("/pause", "director"))
+    done = await undo(game, deadline_seconds=1800)
+    assert done["phase"] == "command" and done["status"] == "paused"
+    assert done["deadline"] is None and done["deadline_remaining_seconds"] == 1800
+    mine = {o["id"]: o["status"] for o in ok(await game.get("/orders", "b1"))}
+    assert mine[later["id"]] == "undone"  # its phase was taken back
+    history = ok(await game.get(f"/orders/{later['id']}/history", "b1"))
+    assert history[-1]["action"] == "undo" and history[-1]["by_role"] == "director"
+    ok(await game.post("/resume", "director"))
+    assert (await game.summary())["deadline"] == (clock.now() + _seconds(1800)).isoformat()
