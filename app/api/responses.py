@@ -114,6 +114,7 @@ class Event(BaseModel):
     kind: str
     data: dict[str, Any]
     audience: list[str] | None = Field(None, description="Who may see it (director only).")
+    undone: bool = Field(False, description="Its step was taken back by a director's undo.")
 
 
 class Order(BaseModel):

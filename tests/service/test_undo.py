@@ -85,6 +85,10 @@ async def test_undoing_a_team_battle_close_puts_the_round_back_in_public(
 
     page = await client.get(f"/g/{game.id}")
     assert "导演已撤销 1 次结算" in page.text  # counted on the spectator page
+    assert "（已被导演撤销）" in page.text  # the undone close's lines stay, marked
+    marked = [e for e in await game.events() if e.get("undone")]
+    assert "phase_closed" in {e["kind"] for e in marked}
+    assert "steps_undone" not in {e["kind"] for e in marked}
 
     # The close is made again from a new step id, then the game plays to its end.
     await tick(client, clock, 3000)

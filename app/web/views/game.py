@@ -103,6 +103,8 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
         owners = _owners(audience, names, lang, ruleset)
         if owners and not (len(owners) == 1 and text.startswith(owners[0])):
             text = t("private_to", names=sep.join(owners)) + text  # not "致 张三：张三 …"
+        if e.get("undone"):  # taken back by a director's undo: kept, marked
+            text = text + t("undone_mark")
         lines.append(
             {
                 "seq": e["seq"],
@@ -110,6 +112,7 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
                 "kind": e["kind"],
                 "text": text,
                 "private": "public" not in audience,
+                "undone": bool(e.get("undone")),
             }
         )
         if e["kind"] == "hidden_events_revealed" and "audience" not in e:  # not the director's

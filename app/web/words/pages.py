@@ -73,6 +73,7 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "order_status_nullified": ("被识破", "seen through"),
     "order_status_replaced": ("已替换", "replaced"),
     "order_status_held": ("挂起", "held"),
+    "undone_mark": ("（已被导演撤销）", " (undone by the director)"),
     "order_status_undone": ("已撤销（所在结算被导演撤销）", "undone (its resolution was undone)"),
     "order_saved": ("指令已提交。", "Order submitted."),
     "order_revised": ("指令已修改。", "Order revised."),
