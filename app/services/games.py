@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import AppError, conflict, not_found
 from app.ids import could_be_id, new_id
-from app.models import AuditRow, EventRow, Game, PlayerRow, StepRow
+from app.models import AuditRow, EventRow, Game, PlayerRow
 from app.rules.base import (
     DIRECTOR,
     STEP_START,
@@ -36,6 +36,7 @@ from app.services.auth import (
     require_director,
 )
 from app.services.steps import json_roundtrip, pending_timers, run_step
+from app.services.undone import of_undone_step, undone_steps
 
 
 class GameOptions(BaseModel):
@@ -440,24 +441,6 @@ async def view(session: AsyncSession, game: Game, principal: Principal) -> dict[
     return {**seen, **base, **(await deadline_info(session, game))}
 
 
-async def _undone_steps(session: AsyncSession, game: Game) -> set[int]:
-    """The steps a director's undo took back (app/services/safety/undo.py)."""
-    if not game.undos:
-        return set()
-    rows = await session.scalars(
-        select(StepRow.seq).where(StepRow.game_id == game.id, StepRow.undone.is_(True))
-    )
-    return set(rows.all())
-
-
-def _of_undone_step(row: EventRow, undone: set[int]) -> bool:
-    """An event of an undone step, or a receipt event sealed by one."""
-    if row.step_seq is not None:
-        return row.step_seq in undone
-    step = row.data.get("step") if isinstance(row.data, dict) else None
-    return isinstance(step, int) and step in undone
-
-
 def _you(principal: Principal) -> dict[str, Any]:
     if principal.player is not None:
         return {
@@ -485,7 +468,7 @@ async def events(
     viewer = principal.viewer
     out: list[dict[str, Any]] = []
     number = 0
-    undone = await _undone_steps(session, game)
+    undone = await undone_steps(session, game)
     for row in rows:
         if viewer.role == "director":
             number = row.seq
@@ -503,7 +486,7 @@ async def events(
         }
         if viewer.role == "director":
             item["audience"] = row.audience
-        if undone and _of_undone_step(row, undone):
+        if undone and of_undone_step(row, undone):
             item["undone"] = True  # a director's undo took its step back (it stays, marked)
         out.append(item)
         if len(out) >= limit:

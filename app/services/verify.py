@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, cast
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -19,10 +19,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.errors import AppError, conflict, not_found
 from app.models import EventRow, Game, StepRow
 from app.publish import receipts
-from app.rules.base import Actor, Player, seed_commitment
+from app.rules.base import Player, seed_commitment
 from app.rules.registry import get_ruleset
 from app.services.games import load_game, roster, roster_players, ruleset_settings
-from app.services.safety.history import UNDO_STEP, BrokenHistory, RecordedStep, walk
+from app.services.safety.history import (
+    UNDO_STEP,
+    BrokenHistory,
+    RecordedStep,
+    recorded_step,
+    walk,
+)
 from app.services.steps import canonical_json, event_record, json_roundtrip, state_hash
 
 __all__ = ["RecordedStep", "recorded_step", "replay", "stored_event", "verify"]
@@ -111,18 +117,6 @@ def _next_step(steps: Sequence[RecordedStep], last: int) -> int:
     """The step a replay stopped at: the one after the last it walked."""
     later = [s.seq for s in steps if s.seq > last]
     return later[0] if later else last
-
-
-def recorded_step(row: StepRow) -> RecordedStep:
-    role = cast(Literal["player", "director", "system"], row.actor_role)
-    return RecordedStep(
-        seq=row.seq,
-        kind=row.kind,
-        actor=Actor(role=role, player_id=row.actor_player_id, side=row.actor_side),
-        payload=row.payload,
-        at=row.at,
-        state_hash=row.state_hash,
-    )
 
 
 def require_revealed(game: Game) -> None:

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, cast
 
+from app.models import StepRow
 from app.rules.base import STEP_TIMER, Actor, Outcome, Step, TimerSpec
 from app.services.steps import apply_step, json_roundtrip
 
@@ -58,6 +59,18 @@ class Walked:
     after: dict[str, Any]
     generation: int
     after_timers: dict[TimerKey, TimerSpec] = field(default_factory=dict)
+
+
+def recorded_step(row: StepRow) -> RecordedStep:
+    role = cast(Literal["player", "director", "system"], row.actor_role)
+    return RecordedStep(
+        seq=row.seq,
+        kind=row.kind,
+        actor=Actor(role=role, player_id=row.actor_player_id, side=row.actor_side),
+        payload=row.payload,
+        at=row.at,
+        state_hash=row.state_hash,
+    )
 
 
 class BrokenHistory(ValueError):

@@ -35,6 +35,7 @@ from app.services.safety.history import (
     Point,
     TimerKey,
     point_after,
+    recorded_step,
     timers_json,
 )
 from app.services.safety.undo import initial_state
@@ -44,7 +45,6 @@ from app.services.steps import (
     schedule_timer,
     state_hash,
 )
-from app.services.verify import recorded_step
 
 
 def not_a_sandbox() -> AppError:

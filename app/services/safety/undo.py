@@ -45,7 +45,13 @@ from app.services.games import (
     ruleset_settings,
     summary,
 )
-from app.services.safety.history import UNDO_STEP, BrokenHistory, Point, point_before
+from app.services.safety.history import (
+    UNDO_STEP,
+    BrokenHistory,
+    Point,
+    point_before,
+    recorded_step,
+)
 from app.services.safety.posts import withdraw_posts
 from app.services.steps import (
     append_event,
@@ -55,7 +61,6 @@ from app.services.steps import (
     schedule_timer,
     state_hash,
 )
-from app.services.verify import recorded_step
 
 # The steps an undo counts: those that resolve something (not a player's order as such).
 RESOLUTIONS = frozenset({STEP_TIMER, STEP_DIRECTOR, STEP_READY})
