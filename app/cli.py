@@ -250,6 +250,8 @@ def verify(
         f"{result['steps']} steps, {result['events']} public events, "
         f"{result['receipts']} receipts checked"
     )
+    if result.get("undos"):  # undone steps are replayed like the others
+        summary += f", {result['undos']} undos (undone steps replayed too)"
     if result["ok"]:
         typer.echo(f"OK: {summary}; seed matches its commitment.")
         return

@@ -30,6 +30,7 @@ from app.api import (
     orders,
     publishing,
     stream,
+    undo,
 )
 from app.api.problems import problems
 from app.bridge import reader as forum_reader
@@ -323,6 +324,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(orders.router)
     app.include_router(games.router)
     app.include_router(director.router)
+    app.include_router(undo.router)
     app.include_router(publishing.router)
     app.include_router(forum.router)
     app.include_router(access.router)

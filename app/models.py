@@ -113,6 +113,13 @@ class Game(Base):
     finished_at: Mapped[datetime | None]
     # A finished game its director "deleted": hidden from the lists, its record kept.
     archived_at: Mapped[datetime | None]
+    # A director's private "what if" copy of another game (app/services/sandbox.py):
+    # never published, never touching the game it was forked from.
+    sandbox: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    forked_from: Mapped[str | None] = mapped_column(String(32))
+    forked_at_step: Mapped[int | None] = mapped_column(Integer)
+    # How many undos the game has had: part of the key its receipts are sealed under.
+    undos: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
 
 class PlayerRow(Base):
@@ -145,6 +152,12 @@ class StepRow(Base):
     payload: Mapped[dict[str, Any]]
     at: Mapped[datetime]
     state_hash: Mapped[str] = mapped_column(String(64))
+    # Taken back by a director's undo (app/services/undo.py): kept, marked, never deleted.
+    undone: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    undone_by: Mapped[str | None] = mapped_column(String(16))
+    undone_at: Mapped[datetime | None]
+    undone_reason: Mapped[str | None] = mapped_column(Text)
+    undone_in_step: Mapped[int | None] = mapped_column(Integer)  # the undo step's seq
 
 
 class EventRow(Base):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -21,23 +21,34 @@ router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["director"], dependen
 _DIRECTOR_READ = problems(401, 403, 404, 422, 503)
 
 
+DRY_RUN = Query(False, description="Answer what it would do and change nothing.")
+
+
 @router.post("/advance", response_model=Advanced, responses=GAME_ACTION)
-async def advance(request: Request, game_id: str, token: Token) -> JSONResponse:
-    """Close the current phase now (run the game's next due timer now)."""
+async def advance(
+    request: Request, game_id: str, token: Token, dry_run: bool = DRY_RUN
+) -> JSONResponse:
+    """Close the current phase now (run the game's next due timer now). ``?dry_run=true``:
+    say which timer it would run, run nothing."""
 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
-        return await director_service.advance(session, game, principal, now(request))
+        return await director_service.advance(session, game, principal, now(request), dry_run)
 
     return await run_game(request, game_id, token, action)
 
 
 @router.post("/advance-to-midnight", response_model=Advanced, responses=GAME_ACTION)
-async def advance_to_midnight(request: Request, game_id: str, token: Token) -> JSONResponse:
+async def advance_to_midnight(
+    request: Request, game_id: str, token: Token, dry_run: bool = DRY_RUN
+) -> JSONResponse:
     """For a game with a daily 24:00 settlement: run every pending timer up to and including
-    the next 24:00, in order (``advanced.timers`` lists them); 409 for a game without one."""
+    the next 24:00, in order (``advanced.timers`` lists them); 409 for a game without one.
+    ``?dry_run=true``: list the timers it would run, run nothing."""
 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
-        return await director_service.advance_to_midnight(session, game, principal, now(request))
+        return await director_service.advance_to_midnight(
+            session, game, principal, now(request), dry_run
+        )
 
     return await run_game(request, game_id, token, action)
 
@@ -88,11 +99,15 @@ async def director_action(
             description="A director's tool of the game's ruleset, by its `action`.",
         ),
     ],
+    dry_run: bool = DRY_RUN,
 ) -> JSONResponse:
-    """Edit the game as the rules' referee (each edit is an audited event)."""
+    """Edit the game as the rules' referee (each edit is an audited event). ``?dry_run=true``:
+    say what the action would cause (its events, whether it ends the game), change nothing."""
 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
-        return await director_service.director_action(session, game, principal, body, now(request))
+        return await director_service.director_action(
+            session, game, principal, body, now(request), dry_run
+        )
 
     return await run_game(request, game_id, token, action)
 

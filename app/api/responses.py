@@ -114,6 +114,7 @@ class Event(BaseModel):
     kind: str
     data: dict[str, Any]
     audience: list[str] | None = Field(None, description="Who may see it (director only).")
+    undone: bool = Field(False, description="Its step was taken back by a director's undo.")
 
 
 class Order(BaseModel):
@@ -185,12 +186,15 @@ class DeletedGame(BaseModel):
 class Advanced(BaseModel):
     advanced: dict[str, Any] = Field(description="The timer run early, or the phase closed.")
     game: GameSummary
+    dry_run: bool = Field(False, description="True: what it would run; nothing was run.")
 
 
 class DirectorActionDone(BaseModel):
     ok: bool
     result: dict[str, Any]
     events: list[str] = Field(description="The kinds of the events the action caused.")
+    dry_run: bool = Field(False, description="True: what it would cause; nothing changed.")
+    finishes: bool | None = Field(None, description="With dry_run: whether it ends the game.")
 
 
 class AuditEntry(BaseModel):

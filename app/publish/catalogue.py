@@ -107,6 +107,11 @@ PHRASES: dict[str, tuple[str, str]] = {
         "{link}: the game for everyone, and the checks.",
     ),
     "how.watch_label": ("观战页", "The spectator page"),
+    "seed.undos": (
+        "本局导演共撤销了 {n} 次结算（每次都已公开原因）；被撤销的掷骰也在记录里，一并验证。",
+        "The director undid {n} resolutions in this game (each announced with its reason); "
+        "the undone rolls are in the record too and are verified with the rest.",
+    ),
     "seed.verify_offline": (
         "服务器地址未公开：可向导演索取本局存档，离线重放验证。",
         "No public address is set: ask the director for the game's archive to replay it offline.",
@@ -119,6 +124,23 @@ PHRASES: dict[str, tuple[str, str]] = {
     "notice.resumed": ("游戏恢复。", "The game resumes."),
     "notice.deadline_extended": ("截止时间延长至 {when}。", "The deadline is extended to {when}."),
     "notice.new_deadline": ("当前截止时间：{when}。", "Current deadline: {when}."),
+    "notice.undone_round": (
+        "更正：导演撤销了第 {round} 回合的结算，原因：{reason}。此前的结算作废，将重新结算（新的掷骰）。",
+        "Correction: the director undid round {round}'s resolution. Reason: {reason}. "
+        "It is void and will be resolved again (new dice).",
+    ),
+    "notice.undone": (
+        "更正：导演撤销了最近 {n} 步结算，原因：{reason}。此前的结算作废，将重新结算（新的掷骰）。",
+        "Correction: the director undid the last {n} steps. Reason: {reason}. "
+        "They are void and will be resolved again (new dice).",
+    ),
+    "withdrawn.note": (
+        "【已作废】导演撤销了这次结算（原因：{reason}），以下内容不再有效。",
+        "Withdrawn: the director undid this resolution (reason: {reason}); what follows no "
+        "longer stands.",
+    ),
+    "withdrawn.link": ("见更正", "See the correction"),
+    "notice.undone_count": ("（本局第 {n} 次撤销）", "(undo number {n} in this game)"),
     # --- the kit's plain post: an event the game has no words for ----------------------------
     "event_line.unnamed": ("公开事件 #{seq}", "Public event #{seq}"),
     # --- receipts (收据, as the pages say) ----------------------------------------------------

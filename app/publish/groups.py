@@ -20,7 +20,7 @@ HEADLINES = {"game_started": "game_started", "game_over": "game_finished"}
 END_EXTRAS = frozenset({"hidden_events_revealed", "seed_revealed"})
 RECEIPTS = frozenset({"orders_sealed", "receipts_opened"})
 # The service's notices (the director's pause, resume and extension).
-NOTICES = frozenset({"paused", "resumed", "deadline_extended"})
+NOTICES = frozenset({"paused", "resumed", "deadline_extended", "steps_undone"})
 OTHERS = "events"  # the kit's plain post of events no post claims
 
 __all__ = ["Group", "group_events"]

@@ -109,3 +109,23 @@ class DeliveryRow(Base):
     # Never loaded (lazy="raise"): declared so that one flush inserts a post before the
     # deliveries that name it.
     post: Mapped[PostRow] = relationship(lazy="raise")
+
+
+class WithdrawalRow(Base):
+    """A delivered post of a step the director undid, to be edited on its platform to say
+    it was withdrawn (app/publish/withdraw.py), once the correction reached that channel.
+    ``status``: pending, done, failed."""
+
+    __tablename__ = "post_withdrawals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    delivery_id: Mapped[int] = mapped_column(
+        ForeignKey("deliveries.id", ondelete="CASCADE"), index=True
+    )
+    reason: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    attempts: Mapped[int] = mapped_column(Integer)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime]
+    done_at: Mapped[datetime | None]

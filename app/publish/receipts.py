@@ -17,7 +17,10 @@ recompute each receipt. ``GET /verify`` recomputes them all from the replay.
 
 The phase key (the game's name for the close, e.g. ``r1-command`` or ``d3``) stands in for
 the closing step's id because the receipt must be known before the close, in the order's
-reply. Everything here except
+reply. After a director's undo (app/services/safety/undo.py) the game's ``generation``
+(how many undos it has had) is part of the key (``r1-command~1``): the receipts and salts of
+an undone close are superseded, never reused by the close that replaces it. Everything here
+except
 :func:`receipt_events` is pure.
 """
 
@@ -57,6 +60,12 @@ def receipt(salt_hex: str, orders: Sequence[JSON]) -> str:
     return hashlib.sha256(f"{salt_hex}:{canonical_orders(orders)}".encode()).hexdigest()
 
 
+def generation_key(key: str, generation: int) -> str:
+    """The phase key a close seals under: the game's own, or after ``generation`` undos a
+    new one, so a close made again never shares a salt with the one it replaces."""
+    return key if generation <= 0 else f"{key}~{generation}"
+
+
 def sealer_of(ruleset: str) -> Sealer:
     """The game's sealer, or the kit's (which seals nothing)."""
     found = get_presentation(ruleset).sealer
@@ -70,7 +79,9 @@ def close_of(ruleset: str, before: JSON | None, events: Iterable[Event]) -> Clos
     return sealer_of(ruleset).close_of(before, events)
 
 
-def current_receipt(ruleset: str, seed: str, state: JSON | None, actor: Actor) -> JSON | None:
+def current_receipt(
+    ruleset: str, seed: str, state: JSON | None, actor: Actor, generation: int = 0
+) -> JSON | None:
     """The actor's receipt as it would be sealed if the phase closed now (order replies)."""
     if state is None:
         return None
@@ -78,6 +89,7 @@ def current_receipt(ruleset: str, seed: str, state: JSON | None, actor: Actor) -
     if found is None:
         return None
     key, owner, orders = found
+    key = generation_key(key, generation)
     return {
         "key": key,
         "owner": owner,
@@ -99,6 +111,7 @@ def step_receipt_events(
     finished: bool,
     step_seq: int,
     unopened: Sequence[JSON],
+    generation: int = 0,
 ) -> list[tuple[str, JSON, list[str]]]:
     """The service events (kind, data, audience) a step calls for, in order. Pure.
 
@@ -108,13 +121,14 @@ def step_receipt_events(
     close = close_of(ruleset, before, events)
     to_open: list[JSON] = []
     if close is not None:
+        key = generation_key(close.key, generation)
         receipts = [
-            {"owner": owner, "receipt": receipt(salt(seed, close.key, owner), orders)}
+            {"owner": owner, "receipt": receipt(salt(seed, key, owner), orders)}
             for owner, orders in close.sealed.items()
         ]
-        sealed = {"step": step_seq, "key": close.key, **close.label, "receipts": receipts}
+        sealed = {"step": step_seq, "key": key, **close.label, "receipts": receipts}
         out.append((SEALED, sealed, [AUDIENCE_PUBLIC]))
-        contents = {"step": step_seq, "key": close.key, **close.label, "sealed": close.sealed}
+        contents = {"step": step_seq, "key": key, **close.label, "sealed": close.sealed}
         if close.opens_at_once:
             to_open.append(contents)
         else:
@@ -143,6 +157,7 @@ async def receipt_events(
     events: Sequence[Event],
     finished: bool,
     step_seq: int,
+    generation: int = 0,
 ) -> list[tuple[str, JSON, list[str]]]:
     """:func:`step_receipt_events` for a live step: at the end, what was sealed earlier
     comes from the game's own ``receipt_contents`` events."""
@@ -154,25 +169,27 @@ async def receipt_events(
             .order_by(EventRow.seq)
         )
         unopened = [dict(r) for r in rows.all()]
-    return step_receipt_events(ruleset, seed, before, events, finished, step_seq, unopened)
+    return step_receipt_events(
+        ruleset, seed, before, events, finished, step_seq, unopened, generation
+    )
 
 
 def check_replay(
     ruleset: str,
     seed: str,
-    replayed: Sequence[tuple[int, JSON | None, Sequence[Event], bool]],
+    replayed: Sequence[tuple[int, JSON | None, Sequence[Event], bool, int]],
     stored: Sequence[tuple[str, JSON]],
 ) -> tuple[int, list[JSON]]:
     """/verify: recompute every receipt from the replay (step seq, state before, events,
-    finished) and compare with the stored (kind, data) of ``orders_sealed`` and
+    finished, the game's generation: undos so far) and compare with the stored (kind, data) of ``orders_sealed`` and
     ``receipts_opened`` events.
     Returns (receipts checked, problems)."""
     expected_sealed: dict[int, JSON] = {}
     expected_open: dict[tuple[str, str], JSON] = {}
     unopened: list[JSON] = []
-    for seq, before, events, finished in replayed:
+    for seq, before, events, finished, generation in replayed:
         for kind, data, _ in step_receipt_events(
-            ruleset, seed, before, events, finished, seq, unopened
+            ruleset, seed, before, events, finished, seq, unopened, generation
         ):
             if kind == SEALED:
                 expected_sealed[seq] = data

@@ -207,11 +207,15 @@ def _seed_sections(ctx: Ctx, group: Group) -> list[Section]:
         if url
         else ctx.t("seed.verify_offline")
     )
+    quote = [ctx.t("seed.matches"), check]
+    undos = revealed.get("undos")
+    if isinstance(undos, int) and undos > 0:  # every undo was public; the end says how many
+        quote.append(ctx.t("seed.undos", n=undos))
     section = Section(
         title=ctx.t("head.seed_revealed"),
         lines=[ctx.t("seed.revealed")],
         code=revealed["seed"],
-        quote=[ctx.t("seed.matches"), check],
+        quote=quote,
     )
     return [section]
 
@@ -254,7 +258,23 @@ def _notice_line(ctx: Ctx, e: PublicEvent, deadline: datetime | None) -> Markup 
                 when = datetime.fromisoformat(data[key])
                 break
         return ctx.t("notice.deadline_extended", when=ctx.when(when)) if when else None
+    if e.kind == "steps_undone":
+        return _undone_line(ctx, data)
     return None
+
+
+def _undone_line(ctx: Ctx, data: dict[str, Any]) -> Markup:
+    """The correction: what the director took back and why, the undo count, the deadline."""
+    reason = str(data.get("reason") or "")
+    if data.get("round") is not None:
+        line = ctx.t("notice.undone_round", round=data["round"], reason=reason)
+    else:
+        line = ctx.t("notice.undone", n=len(data.get("steps") or []), reason=reason)
+    line = line + Markup(" ") + ctx.t("notice.undone_count", n=data.get("undos", 1))
+    if isinstance(data.get("deadline"), str):
+        when = datetime.fromisoformat(data["deadline"])
+        line = line + Markup(" ") + ctx.t("notice.new_deadline", when=ctx.when(when))
+    return line
 
 
 # ----- reminders and tallies --------------------------------------------------------------------

@@ -42,6 +42,7 @@ from app.publish.channels import ADAPTERS, make_http_client, seal_config
 from app.publish.channels.base import ChannelAdapter, FinalError, Outgoing, RetryableError, Sent
 from app.publish.models import ChannelRow, DeliveryRow, PostRow
 from app.publish.service import channel_config, post_json
+from app.publish.withdraw import edit_withdrawn
 from app.settings import Settings
 
 log = logging.getLogger("forumplay.publish")
@@ -89,7 +90,7 @@ class DeliveryWorker:
         """One pass: claim, send, record. Returns how many deliveries were attempted."""
         claims = await self.claim(self.settings.publish_worker_batch)
         if not claims:
-            return 0
+            return await self._withdraw(self.http)
         own_client = self.http is None
         http = self.http or self._client()
         try:
@@ -98,7 +99,13 @@ class DeliveryWorker:
             if own_client:
                 await http.aclose()
         await self.record(list(results))
-        return len(claims)
+        return len(claims) + await self._withdraw(http if not own_client else None)
+
+    async def _withdraw(self, http: httpx.AsyncClient | None) -> int:
+        """Edit the delivered posts of undone steps (app/publish/withdraw.py)."""
+        return await edit_withdrawn(
+            self.sessionmaker, self.clock.now(), http or self._client, self.adapters
+        )
 
     def _client(self) -> httpx.AsyncClient:
         # One client for every send: timeouts, no redirects, no cookies, and (unless private

@@ -5,7 +5,8 @@ export``); ``verify_archive`` re-runs it through the rulesets' engines alone (``
 verify archive.json``) with the same replay core as GET /verify. The archive holds what
 the public may see once the game is over: settings, the roster (id, name, side), every
 step (orders included: all are revealed at the end) with the state hash it reached, the
-public events (those hidden until the end included) and the seed.
+public events (those hidden until the end included) and the seed. Steps a director undid
+are there too, marked ``"undone": true`` (with who, when, why), and replayed like the rest.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from app.models import EventRow, Game, StepRow
 from app.publish import receipts
 from app.rules.base import PUBLIC_VIEWER, Actor, Player, event_visible
 from app.services.games import roster
+from app.services.safety.history import UNDO_STEP
 from app.services.verify import RecordedStep, recorded_step, replay, stored_event
 
 FORMAT = "forumplay-archive/1"
@@ -43,6 +45,19 @@ def _step_json(step: RecordedStep) -> dict[str, Any]:
         "payload": step.payload,
         "at": step.at.isoformat(),
         "state_hash": step.state_hash,
+    }
+
+
+def _undone_json(row: StepRow) -> dict[str, Any]:
+    """An undone step stays in the archive (replayed like any other), marked."""
+    if not row.undone:
+        return {"undone": False}
+    return {
+        "undone": True,
+        "undone_by": row.undone_by,
+        "undone_at": row.undone_at.isoformat() if row.undone_at else None,
+        "undone_reason": row.undone_reason,
+        "undone_in_step": row.undone_in_step,
     }
 
 
@@ -79,7 +94,8 @@ async def build_archive(session: AsyncSession, game: Game) -> dict[str, Any]:
         "seed": game.seed,
         "seed_commitment": game.seed_commitment,
         "players": [{"id": p.id, "name": p.name, "side": p.side} for p in players],
-        "steps": [_step_json(recorded_step(row)) for row in steps],
+        "undos": sum(1 for row in steps if row.kind == UNDO_STEP),
+        "steps": [{**_step_json(recorded_step(row)), **_undone_json(row)} for row in steps],
         "events": [
             {
                 "step": e.step_seq,

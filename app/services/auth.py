@@ -12,7 +12,7 @@ from typing import Literal, Protocol
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.errors import AppError, forbidden, unauthorized
+from app.errors import AppError, forbidden, not_found, unauthorized
 from app.ids import could_be_id, new_id  # noqa: F401  (their home was here: old imports work)
 from app.models import PlayerRow, WebSession
 from app.rules.base import DIRECTOR, DIRECTOR_VIEWER, PUBLIC_VIEWER, Actor, Viewer
@@ -113,6 +113,14 @@ async def principal_for(
     return Principal("player", player=player)
 
 
+def _sandboxed(game: GameCredentials, principal: Principal) -> Principal:
+    """A director's sandbox (app/services/safety/sandbox.py) does not exist for the public:
+    only its director and the players whose tokens the director holds may read it."""
+    if principal.role == "public" and getattr(game, "sandbox", False):
+        raise not_found()
+    return principal
+
+
 def known_principal(
     game: GameCredentials, token: str | None, admin_token: str | None
 ) -> Principal | None:
@@ -120,7 +128,7 @@ def known_principal(
     director, or a player this process remembers at the game's current ``auth_epoch``.
     None: ask ``principal_for`` (a browser session, or a token not seen here yet)."""
     if token is None:
-        return Principal("public")
+        return _sandboxed(game, Principal("public"))
     if is_admin(token, admin_token):
         return Principal("director", via_admin=True)
     if token.startswith(SESSION_PREFIX):

@@ -58,13 +58,17 @@ async def fire_timer(
 
 
 async def advance(
-    session: AsyncSession, game: Game, principal: Principal, now: datetime
+    session: AsyncSession, game: Game, principal: Principal, now: datetime, dry_run: bool = False
 ) -> dict[str, Any]:
     """Close the current phase now: run the game's next pending timer, or, where no
-    deadline is set, ask the ruleset to close the phase."""
+    deadline is set, ask the ruleset to close the phase. ``dry_run``: say which, run
+    nothing."""
     require_director(principal)
     _require_live(game)
     ordered = await _game_timers(session, game, now)
+    if dry_run:
+        would = {"timer": _timer_ran(ordered[0])} if ordered else {"action": "close_phase"}
+        return {"advanced": would, "dry_run": True, "game": await summary(session, game)}
     if ordered:
         timer = ordered[0]
         ran: dict[str, Any] = {"timer": _timer_ran(timer)}  # before it runs (and is renewed)
@@ -93,7 +97,7 @@ MAX_TIMERS_TO_MIDNIGHT = 100
 
 
 async def advance_to_midnight(
-    session: AsyncSession, game: Game, principal: Principal, now: datetime
+    session: AsyncSession, game: Game, principal: Principal, now: datetime, dry_run: bool = False
 ) -> dict[str, Any]:
     """Run every pending timer of the game up to and including its next midnight timer (a
     game's daily 24:00 settlement), in order, as if the clock had reached it. A game with no
@@ -106,6 +110,11 @@ async def advance_to_midnight(
             "这局游戏没有待运行的 24:00 结算。",
             "This game has no 24:00 settlement to run.",
         )
+    if dry_run:  # the timers pending now, up to the 24:00 (a run may add more on the way)
+        pending = await _game_timers(session, game, now)
+        upto = next(i for i, t in enumerate(pending) if t.kind == MIDNIGHT_KIND)
+        would = {"timers": [_timer_ran(t) for t in pending[: upto + 1]]}
+        return {"advanced": would, "dry_run": True, "game": await summary(session, game)}
     ran: list[dict[str, Any]] = []
     for _ in range(MAX_TIMERS_TO_MIDNIGHT):
         ordered = await _game_timers(session, game, now)
@@ -212,12 +221,28 @@ async def extend_deadline(
 
 
 async def director_action(
-    session: AsyncSession, game: Game, principal: Principal, body: dict[str, Any], now: datetime
+    session: AsyncSession,
+    game: Game,
+    principal: Principal,
+    body: dict[str, Any],
+    now: datetime,
+    dry_run: bool = False,
 ) -> dict[str, Any]:
-    """A ruleset-specific edit of the game (move a player, set morale, resolve a story…)."""
+    """A ruleset-specific edit of the game (move a player, set morale, resolve a story…).
+    ``dry_run``: apply it in memory only and say what it would cause (nothing is written;
+    its dice are not the ones a real run draws, which come from the step it is)."""
     require_director(principal)
     check_director_action(get_ruleset(game.ruleset), body)
     _require_live(game)
+    if dry_run:
+        would = compute_step(game, STEP_DIRECTOR, DIRECTOR, body, now).outcome
+        return {
+            "ok": True,
+            "dry_run": True,
+            "result": would.reply,
+            "events": [e.kind for e in would.events],
+            "finishes": would.finished,
+        }
     outcome = await run_step(session, game, STEP_DIRECTOR, DIRECTOR, body, now)
     audit(session, game, principal, str(body["action"]), body, now)
     return {"ok": True, "result": outcome.reply, "events": [e.kind for e in outcome.events]}

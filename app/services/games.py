@@ -36,6 +36,7 @@ from app.services.auth import (
     require_director,
 )
 from app.services.steps import json_roundtrip, pending_timers, run_step
+from app.services.undone import of_undone_step, undone_steps
 
 
 class GameOptions(BaseModel):
@@ -54,6 +55,13 @@ class GameOptions(BaseModel):
     )
     max_extensions_per_deadline: int = Field(
         3, ge=0, le=100, description="How many times the director may extend one deadline."
+    )
+    max_undos: int = Field(
+        3,
+        ge=0,
+        le=100,
+        description="How many times the director may undo resolutions in this game (each "
+        "undo is public); 0 disables undo.",
     )
 
 
@@ -364,6 +372,10 @@ async def delete_game(
     game under way is refused: end it first (the game's end tool, or its last phase)."""
     require_director(principal)
     game_id, title = game.id, game.title
+    if game.sandbox:  # a director's sandbox is thrown away whole, whatever its state
+        session.expunge(game)
+        await session.execute(delete(Game).where(Game.id == game_id))
+        return {"id": game_id, "title": title, "deleted": True, "archived": False}
     if game.status == "finished":
         if game.archived_at is None:
             game.archived_at = now
@@ -414,6 +426,9 @@ async def summary(session: AsyncSession, game: Game) -> dict[str, Any]:
         "seed": game.seed if game.seed_revealed else None,
         "players": [{"id": p.id, "name": p.name, "side": p.side} for p in players],
         "created_at": game.created_at.isoformat(),
+        "undos": game.undos or 0,
+        "sandbox": bool(game.sandbox),
+        "forked_from": game.forked_from,
     }
 
 
@@ -453,6 +468,7 @@ async def events(
     viewer = principal.viewer
     out: list[dict[str, Any]] = []
     number = 0
+    undone = await undone_steps(session, game)
     for row in rows:
         if viewer.role == "director":
             number = row.seq
@@ -470,6 +486,8 @@ async def events(
         }
         if viewer.role == "director":
             item["audience"] = row.audience
+        if undone and of_undone_step(row, undone):
+            item["undone"] = True  # a director's undo took its step back (it stays, marked)
         out.append(item)
         if len(out) >= limit:
             break

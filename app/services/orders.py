@@ -157,7 +157,9 @@ def with_receipt(
     game: Game, principal: Principal, reply: dict[str, Any], state: dict[str, Any]
 ) -> dict[str, Any]:
     """The reply plus the caller's current sealed-order receipt (app/publish/receipts.py)."""
-    mine = receipts.current_receipt(game.ruleset, game.seed, state, principal.actor)
+    mine = receipts.current_receipt(
+        game.ruleset, game.seed, state, principal.actor, game.undos or 0
+    )
     return reply if mine is None else {**reply, "receipt": mine}
 
 

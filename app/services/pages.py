@@ -33,7 +33,7 @@ async def public_games(session: AsyncSession, limit: int = 100) -> list[dict[str
     games = (
         await session.scalars(
             select(Game)
-            .where(Game.archived_at.is_(None))
+            .where(Game.archived_at.is_(None), Game.sandbox.is_(False))
             .order_by(Game.created_at.desc())
             .limit(limit)
         )
@@ -104,7 +104,9 @@ async def player_page(
     page["available"] = available
     # The receipt this player's hidden orders would be sealed into if the phase closed
     # now (issue 18): the receipts post in the thread shows the same one after the close.
-    page["receipt"] = receipts.current_receipt(game.ruleset, game.seed, game.state, principal.actor)
+    page["receipt"] = receipts.current_receipt(
+        game.ruleset, game.seed, game.state, principal.actor, game.undos or 0
+    )
     return page
 
 

@@ -149,6 +149,12 @@ async def create_channel(
     now: datetime,
 ) -> dict[str, Any]:
     require_director(principal)
+    if game.sandbox:  # a director's sandbox is never published (app/services/safety/)
+        raise conflict(
+            "sandbox_unpublished",
+            "沙盘不能发布：它没有频道，也不能添加频道。",
+            "A sandbox cannot be published: it has no channels and cannot get one.",
+        )
     # Shape, then the private-address guard (which may look names up in DNS: off the loop).
     try:
         valid = await asyncio.to_thread(validate_config, kind, config, allow_private_urls)

@@ -40,6 +40,7 @@ _HEAD = select(
     GAMES.c.event_seq,
     GAMES.c.auth_epoch,
     GAMES.c.director_token_hash,
+    GAMES.c.sandbox,
 ).where(GAMES.c.id == bindparam("id"))
 
 _HEAD_SQL = str(_HEAD.compile(dialect=postgresql.asyncpg.dialect()))
@@ -57,6 +58,7 @@ class GameHead:
     event_seq: int
     auth_epoch: int
     director_token_hash: str
+    sandbox: bool = False  # a director's private sandbox: no public reads
 
     @property
     def version(self) -> Version:

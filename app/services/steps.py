@@ -278,6 +278,7 @@ async def seal_receipts(session: AsyncSession, w: StepWrite) -> None:
         w.outcome.events,
         w.outcome.finished,
         w.seq,
+        game.undos or 0,
     ):
         append_event(session, game, kind, data, audience, w.now)
 
@@ -475,11 +476,7 @@ async def finish_game(session: AsyncSession, game: Game, now: datetime) -> None:
         append_event(session, game, "hidden_events_revealed", {"events": revealed}, ["public"], now)
     if not game.seed_revealed:
         game.seed_revealed = True
-        append_event(
-            session,
-            game,
-            "seed_revealed",
-            {"seed": game.seed, "seed_commitment": game.seed_commitment},
-            ["public"],
-            now,
-        )
+        seed: dict[str, Any] = {"seed": game.seed, "seed_commitment": game.seed_commitment}
+        if game.undos:  # the end-of-game post says how many undos there were
+            seed["undos"] = game.undos
+        append_event(session, game, "seed_revealed", seed, ["public"], now)

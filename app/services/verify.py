@@ -11,35 +11,30 @@ import asyncio
 import contextlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Literal, cast
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.errors import AppError, conflict
+from app.errors import AppError, conflict, not_found
 from app.models import EventRow, Game, StepRow
 from app.publish import receipts
-from app.rules.base import Actor, Player, Step, seed_commitment
+from app.rules.base import Player, seed_commitment
 from app.rules.registry import get_ruleset
 from app.services.games import load_game, roster, roster_players, ruleset_settings
-from app.services.steps import apply_step, canonical_json, event_record, json_roundtrip, state_hash
+from app.services.safety.history import (
+    UNDO_STEP,
+    BrokenHistory,
+    RecordedStep,
+    recorded_step,
+    walk,
+)
+from app.services.steps import canonical_json, event_record, json_roundtrip, state_hash
+
+__all__ = ["RecordedStep", "recorded_step", "replay", "stored_event", "verify"]
 
 # How many mismatches an answer lists (the first ones, in step order).
 MAX_MISMATCHES = 20
-
-
-@dataclass(frozen=True, slots=True)
-class RecordedStep:
-    """One step as recorded: what replay re-runs, and the state hash it must reach."""
-
-    seq: int
-    kind: str
-    actor: Actor
-    payload: dict[str, Any]
-    at: datetime
-    state_hash: str
 
 
 def stored_event(kind: str, data: Any, audience: Any, reveal_at: str | None) -> str:
@@ -69,24 +64,35 @@ def replay(
     settings = ruleset_settings(ruleset, raw_settings)
     state: dict[str, Any] = json_roundtrip(ruleset.initial_state(settings, list(players)))
     mismatches: list[dict[str, Any]] = []
-    closes: list[tuple[int, Any, Any, bool]] = []  # what the receipts are checked against
-    for row in steps:
-        step = Step(id=f"s{row.seq}", kind=row.kind, actor=row.actor, payload=row.payload)
+    closes: list[tuple[int, Any, Any, bool, int]] = []  # what the receipts are checked against
+    walked = walk(ruleset_name, seed, state, steps)
+    last = 0  # the last step walked
+    while True:
         try:
-            outcome = apply_step(ruleset_name, seed, state, step, row.at)
+            item = next(walked, None)
         except AppError as error:
-            mismatches.append(
-                {"step": row.seq, "problem": f"step rejected on replay: {error.code}"}
-            )
+            problem = f"step rejected on replay: {error.code}"
+            mismatches.append({"step": _next_step(steps, last), "problem": problem})
             break
-        records = [event_record(e) for e in outcome.events]
+        except (BrokenHistory, KeyError, TypeError, ValueError) as error:
+            problem = f"undo cannot be replayed: {error}"
+            mismatches.append({"step": _next_step(steps, last), "problem": problem})
+            break
+        if item is None:
+            break
+        row, outcome = item.row, item.outcome
+        last = row.seq
+        events = outcome.events if outcome is not None else []
+        records = [event_record(e) for e in events]
         replayed = [canonical_json(r) for r in records if compared is None or compared(r)]
         if replayed != list(stored.get(row.seq, [])):
             mismatches.append({"step": row.seq, "problem": "events differ"})
-        if state_hash(outcome.state) != row.state_hash:
+        if state_hash(item.after) != row.state_hash:
             mismatches.append({"step": row.seq, "problem": "state differs"})
-        closes.append((row.seq, state, outcome.events, outcome.finished))
-        state = json_roundtrip(outcome.state)  # as the database would give it back
+        if outcome is not None:
+            closes.append(
+                (row.seq, item.before.state, outcome.events, outcome.finished, item.generation)
+            )
     receipts_checked, receipt_problems = receipts.check_replay(
         ruleset_name, seed, closes, published_receipts
     )
@@ -98,6 +104,7 @@ def replay(
         "ok": not mismatches,
         "commitment_ok": commitment_ok,
         "steps": len(steps),
+        "undos": sum(1 for s in steps if s.kind == UNDO_STEP),
         "events": sum(len(v) for v in stored.values()),
         "receipts": receipts_checked,
         "seed": seed,
@@ -106,16 +113,10 @@ def replay(
     }
 
 
-def recorded_step(row: StepRow) -> RecordedStep:
-    role = cast(Literal["player", "director", "system"], row.actor_role)
-    return RecordedStep(
-        seq=row.seq,
-        kind=row.kind,
-        actor=Actor(role=role, player_id=row.actor_player_id, side=row.actor_side),
-        payload=row.payload,
-        at=row.at,
-        state_hash=row.state_hash,
-    )
+def _next_step(steps: Sequence[RecordedStep], last: int) -> int:
+    """The step a replay stopped at: the one after the last it walked."""
+    later = [s.seq for s in steps if s.seq > last]
+    return later[0] if later else last
 
 
 def require_revealed(game: Game) -> None:
@@ -148,6 +149,8 @@ async def verify(sessionmaker: async_sessionmaker[AsyncSession], game_id: str) -
     while True:
         async with sessionmaker() as session:
             game = await load_game(session, game_id)
+            if game.sandbox:  # a director's private sandbox: not there for anyone else
+                raise not_found()
             require_revealed(game)
             key = (game.id, game.step_seq)
             if key in _answers:

@@ -343,6 +343,28 @@ async def tb_signed_out(world: World, name: str) -> State:
     return await d.state(name, "team_battle", signed_out=old)
 
 
+async def tb_undone(world: World, name: str) -> State:
+    """The director closed the command phase by mistake and undid it (issue 22)."""
+    d = await _tb(world, "command")
+    await d.advance()
+    ok(await d.g.post("/undo", "director", {"steps": 1, "reason": "点错了，提前结束了"}))
+    return await d.state(name, "team_battle")
+
+
+async def tb_sandbox(world: World, name: str) -> State:
+    """A sandbox forked from a game in its command phase, its players signed in through
+    their invites (the director acting as each): every page says 沙盘."""
+    d = await _tb(world, "command")
+    forked = ok(await d.g.post("/fork", "director", {}), 201)
+    box = Game(http=d.http, id=forked["id"], director=forked["director_token"], created=forked)
+    by_name = {p["name"]: p for p in forked["players"]}
+    box.players = {role: by_name[NAMES[ROLES_OF_PLAYERS.index(role)]] for role in TB_SIDES}
+    d.game, d.joined = box, {}
+    for role in TB_SIDES:
+        await d.sign_in(role)
+    return await d.state(name, "team_battle")
+
+
 # --- the island ----------------------------------------------------------------------------
 async def _island(world: World, roster: int = 6, joined: int = 6, start: bool = True) -> Driver:
     """The example island, no chance events (quiet overrides), started at 09:00 of day 1."""
@@ -455,6 +477,15 @@ async def is_signed_out(world: World, name: str) -> State:
     return await d.state(name, "island", signed_out=old)
 
 
+async def is_undone(world: World, name: str) -> State:
+    """The director ran to 24:00 by mistake (every timer before it too) and undid it all."""
+    d = await _island(world)
+    ran = ok(await d.g.post("/advance-to-midnight", "director"))
+    body = {"steps": len(ran["advanced"]["timers"]), "reason": "提前结算了"}
+    ok(await d.g.post("/undo", "director", body))
+    return await d.state(name, "island")
+
+
 async def is_finished(world: World, name: str) -> State:
     d = await _island(world)
     ok(await d.g.post("/director/actions", "director", {"action": "end_game"}))
@@ -519,6 +550,8 @@ STATES: dict[str, tuple[Builder, tuple[str, ...]]] = {
     "tb-replaced": (tb_replaced, ("p1", "p3", "p4", OUT)),
     "tb-signed_out": (tb_signed_out, ("p1", "p3", "p4", OUT)),
     "tb-finished": (_tb_phase("finished"), TB4),
+    "tb-undone": (tb_undone, TB4),
+    "tb-sandbox": (tb_sandbox, TB4),
     "is-setup_none": (is_setup_none, ()),
     "is-setup_some": (is_setup_some, ("p1",)),
     "is-setup_all": (is_setup_all, IS6),
@@ -532,6 +565,7 @@ STATES: dict[str, tuple[Builder, tuple[str, ...]]] = {
     "is-replaced": (is_replaced, ("p1", "p3", "p4", "p5", "p6", OUT)),
     "is-signed_out": (is_signed_out, ("p1", "p3", "p4", "p5", "p6", OUT)),
     "is-finished": (is_finished, IS6),
+    "is-undone": (is_undone, IS6),
     "toy-setup": (_toy_state("setup"), ("p1", "p2")),
     "toy-round": (_toy_state("round"), ("p1", "p2")),
     "toy-round2": (_toy_state("round2"), ("p1", "p2")),

@@ -99,6 +99,31 @@ class DiscordAdapter:
         parts = split_body(message.body, MESSAGE_LIMIT)
         return (await send_parts(parts, send_one, self.sleep))[0]
 
+    async def edit(
+        self, remote_id: str, body: str, config: dict[str, Any], http: httpx.AsyncClient
+    ) -> None:
+        """Edit a message this webhook sent (``PATCH …/messages/<id>``): a withdrawn post
+        (app/publish/withdraw.py)."""
+        settings = DiscordConfig.model_validate(config)
+        params = {"thread_id": settings.thread_id} if settings.thread_id is not None else {}
+        payload = {"content": body[:MESSAGE_LIMIT], "allowed_mentions": {"parse": []}}
+        response = await request(
+            self.kind,
+            http,
+            "PATCH",
+            f"{settings.webhook_url}/messages/{remote_id}",
+            params=params,
+            json=payload,
+            secrets=(settings.webhook_url,),
+        )
+        answer = as_dict(json_body(response))
+        fail_for_status(
+            self.kind,
+            response,
+            str(answer.get("message") or response.reason_phrase),
+            seconds_or_none(answer.get("retry_after")),
+        )
+
 
 def _message_link(answer: dict[str, Any]) -> Sent:
     message_id = answer.get("id")

@@ -68,6 +68,13 @@ class DiscourseAdapter:
     def __init__(self, sleep: Sleep = asyncio.sleep) -> None:
         self.sleep = sleep
 
+    async def edit(
+        self, remote_id: str, body: str, config: dict[str, Any], http: httpx.AsyncClient
+    ) -> None:
+        """Edit a post of the bot's (``PUT /posts/<id>.json``): a withdrawn post
+        (app/publish/withdraw.py)."""
+        await _edit(self.kind, remote_id, body, config, http)
+
     async def send(
         self, message: Outgoing, config: dict[str, Any], http: httpx.AsyncClient
     ) -> Sent:
@@ -118,6 +125,28 @@ class DiscourseAdapter:
 
             await best_effort(rename(), self.kind)
         return Sent(first.remote_id, first.remote_url, updates())
+
+
+async def _edit(
+    kind: str, remote_id: str, body: str, config: dict[str, Any], http: httpx.AsyncClient
+) -> None:
+    settings = DiscourseConfig.model_validate(config)
+    root = base_url(settings.base_url)
+    headers = {
+        "Api-Key": settings.api_key,
+        "Api-Username": settings.api_username,
+        "Accept": "application/json",
+    }
+    response = await request(
+        kind,
+        http,
+        "PUT",
+        f"{root}/posts/{int(remote_id)}.json",
+        json={"post": {"raw": body[:POST_LIMIT]}},
+        headers=headers,
+    )
+    answer = as_dict(json_body(response))
+    fail_for_status(kind, response, _errors(answer), _wait_seconds(answer))
 
 
 def _errors(answer: dict[str, Any]) -> str:

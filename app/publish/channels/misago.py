@@ -340,6 +340,16 @@ class MisagoAdapter:
             await best_effort(client.retitle(thread["id"], message.thread_title), self.kind)
         return Sent(first.remote_id, first.remote_url, updates())
 
+    async def edit(
+        self, remote_id: str, body: str, config: dict[str, Any], http: httpx.AsyncClient
+    ) -> None:
+        """Edit the bot's own post (a withdrawn one, app/publish/withdraw.py)."""
+        settings = MisagoConfig.model_validate(config)
+        if settings.thread_id is None:
+            raise FinalError("misago: the channel has no thread to edit a post in")
+        client = self.client(config, http)
+        await client.edit(settings.thread_id, int(remote_id), body[:POST_LIMIT])
+
     async def _open_thread(
         self,
         client: MisagoClient,

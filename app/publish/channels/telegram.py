@@ -70,6 +70,13 @@ class TelegramAdapter:
     def __init__(self, sleep: Sleep = asyncio.sleep) -> None:
         self.sleep = sleep
 
+    async def edit(
+        self, remote_id: str, body: str, config: dict[str, Any], http: httpx.AsyncClient
+    ) -> None:
+        """Edit a message the bot sent (``editMessageText``): a withdrawn post
+        (app/publish/withdraw.py)."""
+        await _edit(self, remote_id, body, config, http)
+
     async def send(
         self, message: Outgoing, config: dict[str, Any], http: httpx.AsyncClient
     ) -> Sent:
@@ -118,6 +125,34 @@ class TelegramAdapter:
             error.config_updates = updates()
             raise
         return Sent(first.remote_id, first.remote_url, updates())
+
+
+async def _edit(
+    adapter: TelegramAdapter,
+    remote_id: str,
+    body: str,
+    config: dict[str, Any],
+    http: httpx.AsyncClient,
+) -> None:
+    settings = TelegramConfig.model_validate(config)
+    url = f"{base_url(settings.api_base)}/bot{settings.bot_token}/editMessageText"
+    payload = {
+        "chat_id": settings.chat_id,
+        "message_id": int(remote_id),
+        "text": body[:MESSAGE_LIMIT],
+        "link_preview_options": {"is_disabled": True},
+    }
+    response = await request(
+        adapter.kind, http, "POST", url, json=payload, secrets=(settings.bot_token,)
+    )
+    answer = as_dict(json_body(response))
+    parameters = as_dict(answer.get("parameters"))
+    fail_for_status(
+        adapter.kind,
+        response,
+        str(answer.get("description") or response.reason_phrase),
+        seconds_or_none(parameters.get("retry_after")),
+    )
 
 
 def _message_link(result: Any) -> Sent:

@@ -23,9 +23,9 @@ from app.models import Game
 from app.publish.outbox import SERVICE_TIMER_KINDS
 from app.services import director as director_service
 from app.services import games as games_service
-from app.services import pages as pages_service
 from app.services import sessions as sessions_service
 from app.services.auth import Principal
+from app.services.safety import console as safety_console
 from app.web import forms, views
 from app.web.flash import clear_flash, peek_flash, set_flash
 from app.web.messages import (
@@ -53,6 +53,7 @@ from app.web.routes.base import (
     validated,
 )
 from app.web.routes.public import _game_context
+from app.web.views.safety import safety_view
 
 router = APIRouter(include_in_schema=False)
 
@@ -70,7 +71,7 @@ async def _console(request: Request, game_id: str) -> Response:
         clear_flash(request, response, _console_path(game_id))
         return response
     try:
-        page = await load(request, game_id, token, pages_service.director_page)
+        page = await load(request, game_id, token, safety_console.director_page)
     except AppError as failure:
         if failure.status in (401, 403):
             return render(request, "director_login.html", {"game_id": game_id}, 401)
@@ -120,6 +121,7 @@ async def _console(request: Request, game_id: str) -> Response:
     )
     context["next_timer"] = views.timer_text(game_timers[0], lang, ruleset) if game_timers else ""
     context["has_midnight"] = any(x.get("kind") == "midnight" for x in game_timers)
+    context["safety"] = safety_view(page, game_timers, context["tools"], lang)
     shown: dict[str, Any] = flash["shown"] if isinstance(flash.get("shown"), dict) else {}
     origin = str(request.base_url).rstrip("/")
     for shown_key in ("invite", "replaced"):

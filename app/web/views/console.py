@@ -71,6 +71,10 @@ def audit_lines(
                     forum=data["forum_name"],
                 )
             return t("audit_clear_forum_name", name=player(data.get("player_id")))
+        if action == "undo":
+            return t("audit_undo", reason=str(data.get("reason") or ""))
+        if action == "fork":
+            return t("audit_fork", step=data.get("at_step", ""))
         if action == "advance":
             return t("audit_advance", what=ran_text(data, lang))
         if action == "advance_to_midnight":

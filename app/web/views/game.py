@@ -61,6 +61,12 @@ def header(page: Mapping[str, Any], lang: str) -> JSON:
         "seed": summary.get("seed"),
         "seed_commitment": summary["seed_commitment"],
         "receipt": _receipt(page.get("receipt"), lang),
+        # A director's safety net (app/services/safety/): undos are counted on every page,
+        # and a sandbox says so on every page.
+        "undos": summary.get("undos") or 0,
+        "undos_text": t("undos_n", n=summary["undos"]) if summary.get("undos") else "",
+        "sandbox": bool(summary.get("sandbox")),
+        "sandbox_text": t("sandbox_note") if summary.get("sandbox") else "",
     }
 
 
@@ -97,6 +103,8 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
         owners = _owners(audience, names, lang, ruleset)
         if owners and not (len(owners) == 1 and text.startswith(owners[0])):
             text = t("private_to", names=sep.join(owners)) + text  # not "致 张三：张三 …"
+        if e.get("undone"):  # taken back by a director's undo: kept, marked
+            text = text + t("undone_mark")
         lines.append(
             {
                 "seq": e["seq"],
@@ -104,6 +112,7 @@ def feed(page: Mapping[str, Any], lang: str) -> JSON:
                 "kind": e["kind"],
                 "text": text,
                 "private": "public" not in audience,
+                "undone": bool(e.get("undone")),
             }
         )
         if e["kind"] == "hidden_events_revealed" and "audience" not in e:  # not the director's

@@ -26,6 +26,10 @@ EVENTS: dict[str, tuple[str, str]] = {
     "paused": ("导演暂停了游戏。", "The director paused the game."),
     "resumed": ("游戏继续。", "The game resumed."),
     "deadline_extended": ("截止时间已延长。", "The deadline was extended."),
+    "steps_undone": (
+        "更正：导演撤销了结算，原因：{reason}。",
+        "Correction: the director undid a resolution. Reason: {reason}.",
+    ),
     "seed_revealed": (
         "随机种子已公开，可以验证。",
         "The seed is revealed: the game can be verified.",

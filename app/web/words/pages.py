@@ -16,6 +16,17 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "status_running": ("进行中", "Running"),
     "status_paused": ("已暂停", "Paused"),
     "status_finished": ("已结束", "Finished"),
+    "sandbox_badge": ("沙盘", "Sandbox"),
+    "sandbox_note": (
+        "这是导演的私人沙盘：与正式游戏无关，不会发布，只有导演能看到。",
+        "This is the director's private sandbox: it does not touch the real game, is never "
+        "published, and only the director can see it.",
+    ),
+    "undos_n": (
+        "导演已撤销 {n} 次结算（每次都公开了原因，被撤销的掷骰仍可验证）",
+        "The director has undone {n} resolutions (each announced with its reason; the undone "
+        "rolls can still be verified)",
+    ),
     "players_count": ("{n} 名玩家", "{n} players"),
     "created": ("创建于 {at}", "created {at}"),
     "watch": ("观战", "Watch"),
@@ -62,6 +73,8 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "order_status_nullified": ("被识破", "seen through"),
     "order_status_replaced": ("已替换", "replaced"),
     "order_status_held": ("挂起", "held"),
+    "undone_mark": ("（已被导演撤销）", " (undone by the director)"),
+    "order_status_undone": ("已撤销（所在结算被导演撤销）", "undone (its resolution was undone)"),
     "order_saved": ("指令已提交。", "Order submitted."),
     "order_revised": ("指令已修改。", "Order revised."),
     "order_withdrawn": ("指令已撤回。", "Order withdrawn."),
