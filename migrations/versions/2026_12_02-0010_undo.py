@@ -2,7 +2,7 @@
 from another game
 
 Revision ID: 0010
-Revises: 0007
+Revises: 0011
 Create Date: 2026-12-02 06:00:00
 
 """
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010"
-down_revision: str | None = "0007"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
