@@ -23,6 +23,7 @@ from app import observability
 from app.api import (
     access,
     archive,
+    bots,
     director,
     forum,
     games,
@@ -325,6 +326,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(director.router)
     app.include_router(publishing.router)
     app.include_router(forum.router)
+    app.include_router(bots.router)
+    app.include_router(bots.inbound)
     app.include_router(access.router)
     app.include_router(stream.router)
     app.include_router(archive.router)
