@@ -34,6 +34,7 @@ from app.api import (
 )
 from app.api.problems import problems
 from app.bridge import reader as forum_reader
+from app.chat.worker import ChatWorker
 from app.clock import Clock, SystemClock
 from app.db import (
     database_revisions,
@@ -52,6 +53,7 @@ from app.scheduler import RetryPolicy, scheduler_loop
 from app.services.batcher import OrderBatcher
 from app.settings import Settings, get_settings
 from app.web import routes as web_routes
+from app.web.lines import describe_event
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger("forumplay")
@@ -182,6 +184,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         if settings.publish_worker_enabled:
             worker = DeliveryWorker(app.state.sessionmaker, clock, settings)
             tasks.append(asyncio.create_task(worker.loop()))
+            # The chat bots' private messages: the same schedule, their own outbox.
+            chat = ChatWorker(app.state.sessionmaker, clock, settings, describe_event)
+            tasks.append(asyncio.create_task(chat.loop()))
         try:
             yield
         finally:

@@ -66,6 +66,10 @@ WORDS: dict[str, tuple[str, str]] = {
         "“{game}”: this phase closes at {deadline} and you have not ordered or readied yet.",
     ),
     "event": ("「{game}」{line}", "“{game}”: {line}"),
+    "salt": (
+        "「{game}」你的封存回执已公开，盐值：{line}",
+        "“{game}”: your sealed receipt is opened; salt: {line}",
+    ),
 }
 
 
