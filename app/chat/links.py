@@ -142,3 +142,34 @@ async def set_notify(
         row.notify = notify
         count += 1
     return {"notify": notify, "links": count}
+
+
+async def player_chat(
+    session: AsyncSession, game: Game, principal: Principal
+) -> dict[str, Any] | None:
+    """What the player's page shows about the game's bots: each bot's public identity,
+    whether this player has linked an account to it, and their opt-in. None: no bots."""
+    from app.chat.bots import game_bots
+
+    player = principal.player
+    if player is None or game.status == "finished":
+        return None
+    found = await game_bots(session, game.id)
+    if not found:
+        return None
+    rows = list(
+        await session.scalars(
+            select(ChatLinkRow).where(
+                ChatLinkRow.game_id == game.id, ChatLinkRow.player_id == player.id
+            )
+        )
+    )
+    linked = {r.bot_id for r in rows}
+    return {
+        "bots": [
+            {"id": b.id, "kind": b.kind, "identity": b.identity, "linked": b.id in linked}
+            for b in found
+        ],
+        "notify": any(r.notify for r in rows),
+        "linked": bool(rows),
+    }

@@ -1,0 +1,72 @@
+"""What the player's page says about the game's chat bots: their public identity, the
+link-code button, and the opt-in for private messages."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.web.messages import pick
+
+JSON = dict[str, Any]
+
+_WORDS: dict[str, tuple[str, str]] = {
+    "title": ("私信机器人", "Chat bots"),
+    "intro": (
+        "可以私信机器人下暗令、查看指令、标记完成，并私下收到提醒和只属于你的结果。",
+        "Send hidden orders to a bot by private message, and get your reminders and private "
+        "results there.",
+    ),
+    "telegram": ("Telegram：{handle}", "Telegram: {handle}"),
+    "discord": ("Discord 应用", "Discord application"),
+    "onebot": ("QQ：{handle}", "QQ: {handle}"),
+    "linked": ("已绑定", "linked"),
+    "how.telegram": ("在 Telegram 私聊发送：/start {code}", "In Telegram, send: /start {code}"),
+    "how.discord": ("在 Discord 输入：/link code:{code}", "In Discord, type: /link code:{code}"),
+    "how.onebot": ("私聊 QQ 机器人发送：绑定 {code}", "Send the QQ bot privately: 绑定 {code}"),
+    "open": ("打开", "Open"),
+    "get_code": ("获取绑定码", "Get a link code"),
+    "code_once": ("绑定码只能用一次，24 小时内有效。", "The code works once, within 24 hours."),
+    "notify_on": ("私信接收提醒和结果：已开启", "Reminders and results by private message: on"),
+    "notify_off": ("私信接收提醒和结果：已关闭", "Reminders and results by private message: off"),
+    "turn_on": ("开启", "Turn on"),
+    "turn_off": ("关闭", "Turn off"),
+}
+
+
+def _say(lang: str, key: str, **fields: Any) -> str:
+    zh, en = _WORDS[key]
+    return pick(lang, zh.format(**fields), en.format(**fields))
+
+
+def chat_link(chat: Mapping[str, Any] | None, code: str | None, lang: str) -> JSON | None:
+    if not chat:
+        return None
+    bots = []
+    for bot in chat["bots"]:
+        identity = bot.get("identity") or {}
+        kind = str(bot["kind"])
+        url = identity.get("url")
+        if kind == "telegram" and code and url:
+            url = f"{url}?start={code}"
+        bots.append(
+            {
+                "label": _say(lang, kind, handle=identity.get("handle") or ""),
+                "url": url,
+                "linked": _say(lang, "linked") if bot.get("linked") else "",
+                "how": _say(lang, f"how.{kind}", code=code) if code else "",
+            }
+        )
+    return {
+        "title": _say(lang, "title"),
+        "intro": _say(lang, "intro"),
+        "bots": bots,
+        "open": _say(lang, "open"),
+        "code": code,
+        "get_code": _say(lang, "get_code"),
+        "code_once": _say(lang, "code_once"),
+        "linked": bool(chat.get("linked")),
+        "notify": bool(chat.get("notify")),
+        "notify_line": _say(lang, "notify_on" if chat.get("notify") else "notify_off"),
+        "toggle": _say(lang, "turn_off" if chat.get("notify") else "turn_on"),
+    }
