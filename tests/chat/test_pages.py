@@ -14,7 +14,7 @@ from app.settings import Settings
 from tests.chat.platforms import TelegramUser, register, telegram_config
 from tests.chat.test_inbound import DEPLOY_ZH, with_bot
 from tests.service.helpers import ok, team_battle
-from tests.service.web_helpers import browse, join, post_form
+from tests.service.web_helpers import Browser, browse, join, post_form
 
 
 async def test_player_page_shows_the_bot_and_a_one_time_code_that_links(
@@ -57,3 +57,25 @@ async def test_player_page_shows_the_bot_and_a_one_time_code_that_links(
         ("a1", "telegram", False)
     ]
     assert console["bots"][0]["identity"]["handle"] == "@forumplay_test_bot"
+
+
+async def test_console_lists_the_bots_on_and_who_is_linked(
+    client: AsyncClient,
+    settings: Settings,
+    clock: FakeClock,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    browser: Browser,
+) -> None:
+    game = await team_battle(client)
+    laptop = browser()
+    await browse(laptop, f"/director/{game.id}")
+    await post_form(laptop, f"/director/{game.id}/login", {"token": game.director})
+    assert "私信机器人" not in (await browse(laptop, f"/director/{game.id}")).text
+    bot = await register(sessionmaker, settings, clock, "telegram", telegram_config())
+    await with_bot(game, bot)
+    pid = game.players["b1"]["id"]
+    code = ok(await game.post(f"/players/{pid}/link-code", "director"), 201)["code"]
+    await TelegramUser(client, bot["webhook_path"], user_id=9101).say(f"/start {code}")
+    page = (await browse(laptop, f"/director/{game.id}")).text
+    assert "私信机器人" in page and "@forumplay_test_bot" in page
+    assert "b1 · Telegram" in page

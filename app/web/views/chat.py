@@ -70,3 +70,54 @@ def chat_link(chat: Mapping[str, Any] | None, code: str | None, lang: str) -> JS
         "notify_line": _say(lang, "notify_on" if chat.get("notify") else "notify_off"),
         "toggle": _say(lang, "turn_off" if chat.get("notify") else "turn_on"),
     }
+
+
+_CONSOLE: dict[str, tuple[str, str]] = {
+    "title": ("私信机器人", "Chat bots"),
+    "on": ("本局已开启：{bots}", "On for this game: {bots}"),
+    "orders": ("私信下指令：{v}", "Orders by private message: {v}"),
+    "notes": ("私信提醒与结果：{v}", "Reminders and results by private message: {v}"),
+    "yes": ("开启", "on"),
+    "no": ("关闭", "off"),
+    "linked": ("{player} · {kind}{off}", "{player} · {kind}{off}"),
+    "muted": ("（不接收私信）", " (no private messages)"),
+    "none": ("还没有玩家绑定。", "No player has linked an account yet."),
+    "telegram": ("Telegram", "Telegram"),
+    "discord": ("Discord", "Discord"),
+    "onebot": ("QQ", "QQ"),
+}
+
+
+def chat_console(chat: Mapping[str, Any] | None, lang: str) -> JSON | None:
+    """The console's lines about the game's chat bots and who is linked where."""
+    if not chat:
+        return None
+
+    def say(key: str, **fields: Any) -> str:
+        zh, en = _CONSOLE[key]
+        return pick(lang, zh.format(**fields), en.format(**fields))
+
+    names = "、" if lang != "en" else ", "
+    bots = names.join(
+        f"{say(b['kind'])} {(b.get('identity') or {}).get('handle') or b['name']}"
+        for b in chat["bots"]
+    )
+    links = [
+        say(
+            "linked",
+            player=x["player"],
+            kind=say(str(x["kind"])) if x.get("kind") in ("telegram", "discord", "onebot") else "",
+            off="" if x["notify"] else say("muted"),
+        )
+        for x in chat["links"]
+    ]
+    return {
+        "title": say("title"),
+        "lines": [
+            say("on", bots=bots or say("no")),
+            say("orders", v=say("yes" if chat["dm_orders"] else "no")),
+            say("notes", v=say("yes" if chat["dm_notifications"] else "no")),
+        ],
+        "links": links,
+        "none": say("none"),
+    }
