@@ -43,7 +43,7 @@ async def own_lines(game: Game, who: str, names: dict[str, str]) -> list[str]:
     of their own receipts once opened."""
     events = await game.events(who)
     ruleset = ok(await game.get(""))["ruleset"]
-    side = game.players[who].get("side") or ok(await game.view(who)).get("side")
+    side = game.players[who].get("side") or (await game.view(who)).get("side")
     lines = [describe_event(e["kind"], e["data"], "zh", ruleset, names, {}) for e in events]
     for e in events:
         if e["kind"] == "receipts_opened":
