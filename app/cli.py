@@ -126,14 +126,35 @@ def migrate(database_url: DatabaseOption = None) -> None:
 
 @app.command("publish-worker")
 def publish_worker() -> None:
-    """Apply migrations, then only deliver posts (a process of its own)."""
+    """Apply migrations, then only deliver posts and chat bots' private messages."""
     from app.migrate import migrate as run_migrations
     from app.observability import configure_logging
-    from app.publish.worker import run_standalone
 
     configure_logging()
     run_migrations()
-    asyncio.run(run_standalone())
+    asyncio.run(_workers())
+
+
+async def _workers() -> None:
+    """The delivery worker and the chat bots' outbox, on one engine."""
+    from app.chat.worker import ChatWorker
+    from app.db import make_engine, make_sessionmaker
+    from app.publish.worker import DeliveryWorker
+    from app.settings import get_settings
+    from app.web.lines import describe_event
+
+    settings = get_settings()
+    engine = make_engine(
+        settings.database_url, settings.db_pool_size, pool_overflow=settings.db_pool_overflow
+    )
+    sessionmaker, clock = make_sessionmaker(engine), SystemClock()
+    try:
+        await asyncio.gather(
+            DeliveryWorker(sessionmaker, clock, settings).loop(),
+            ChatWorker(sessionmaker, clock, settings, describe_event).loop(),
+        )
+    finally:
+        await engine.dispose()
 
 
 @game_app.command("create")

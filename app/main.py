@@ -34,6 +34,7 @@ from app.api import (
 )
 from app.api.problems import problems
 from app.bridge import reader as forum_reader
+from app.chat.inbox import ChatInbox
 from app.chat.worker import ChatWorker
 from app.clock import Clock, SystemClock
 from app.db import (
@@ -214,6 +215,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         lambda: app.state.sessionmaker, clock, settings
     )
     forum_reader.install(app.state.forum_reader)
+    # The chat bots' inbound messages: one game's wait for each other in memory.
+    app.state.chat_inbox = ChatInbox(
+        lambda: app.state.sessionmaker, lambda: app.state.engine, clock, settings
+    )
 
     @app.exception_handler(AppError)
     async def app_error(request: Request, error: AppError) -> Response:

@@ -13,7 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.api.deps import CHECKED_IDS, Token, now, run, run_game
 from app.api.problems import GAME_ACTION, GAME_WRITE, problems
 from app.chat import bots, links
-from app.chat import service as chat_service
 from app.errors import AppError, forbidden
 from app.models import Game
 from app.rules.types import Identifier, Line
@@ -205,13 +204,8 @@ INBOUND = problems(401, 404, 413, 422, 503)
 
 async def _receive(request: Request, kind: str, bot_id: str) -> JSONResponse:
     body = await request.body()
-
-    async def action(session: AsyncSession) -> Any:
-        return await chat_service.receive(
-            session, kind, bot_id, request.headers, body, now(request), request.app.state.settings
-        )
-
-    return await run(request, action)
+    inbox = request.app.state.chat_inbox
+    return JSONResponse(await inbox.receive(kind, bot_id, request.headers, body))
 
 
 @inbound.post("/telegram/{bot_id}", response_model=PlatformAnswer, responses=INBOUND)

@@ -42,16 +42,15 @@ async def submit(
     session: AsyncSession,
     game: Game,
     principal: Principal,
-    text: str,
+    reading: Reading,
     private: bool,
     lang: str,
     now: datetime,
 ) -> tuple[str, list[str]]:
-    """The answer to a message of orders, and the ids of the orders it made ([] when it
-    made none)."""
+    """The answer to a message of orders (read already, see :func:`read`), and the ids
+    of the orders it made ([] when it made none). ``game`` is locked by the caller."""
     if game.status != "running" or game.state is None:
         return say("not_running", lang, game=game.title), []
-    reading = await read(game, principal, text)
     if reading.problem is not None:
         problem = AppError.from_violation(reading.problem)
         return say("refused", lang, message=_message(problem, lang)), []
@@ -62,11 +61,19 @@ async def submit(
         return say("hidden_in_group", lang), []  # no echo: the group must not read it
     made: list[dict[str, Any]] = []
     try:
-        async with session.begin_nested():
-            for body in reading.orders:
-                made.append(await order_service.submit_order(session, game, principal, body, now))
+        if len(reading.orders) == 1:  # a refusal writes nothing: no savepoint needed
+            made.append(
+                await order_service.submit_order(session, game, principal, reading.orders[0], now)
+            )
+        else:  # all of the message, or none of it
+            async with session.begin_nested():
+                for body in reading.orders:
+                    made.append(
+                        await order_service.submit_order(session, game, principal, body, now)
+                    )
     except AppError as problem:
-        await session.refresh(game)
+        if len(reading.orders) > 1:
+            await session.refresh(game)
         return say("refused", lang, message=_message(problem, lang)), []
     echo = ("; " if lang == "en" else "；").join(
         reading.echo_en if lang == "en" else reading.echo_zh

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -42,10 +44,18 @@ class Answer:
     order_ids: list[str] = field(default_factory=list)
 
 
-async def claim(
-    session: AsyncSession, bot: ChatBotRow, key: str, now: datetime
-) -> ChatSeenRow | None:
-    """The update's row, new; None when it was acted on already."""
+async def claim(session: AsyncSession, bot: ChatBotRow, key: str, now: datetime) -> int | None:
+    """The id of the update's new row; None when it was acted on already."""
+    dialect = session.get_bind().dialect.name
+    if dialect in ("postgresql", "sqlite"):  # one statement, no savepoint
+        insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+        claimed = await session.scalar(
+            insert(ChatSeenRow)
+            .values(bot_id=bot.id, key=key, answer=None, at=now)
+            .on_conflict_do_nothing(index_elements=["bot_id", "key"])
+            .returning(ChatSeenRow.id)
+        )
+        return claimed
     row = ChatSeenRow(bot_id=bot.id, key=key, answer=None, at=now)
     try:
         async with session.begin_nested():
@@ -53,7 +63,7 @@ async def claim(
             await session.flush()
     except IntegrityError:
         return None
-    return row
+    return row.id
 
 
 async def earlier_answer(session: AsyncSession, bot: ChatBotRow, key: str) -> dict[str, Any] | None:
@@ -100,9 +110,8 @@ async def handle(
         seat = _current(seats, account)
     if seat is None:
         return Answer(say("which_game", lang), _choices(seats))
-    link, player, _ = seat
-    game = await load_game(session, link.game_id, lock=True)
-    return await _act(session, game, player, incoming, text, lang, now)
+    link, player, unlocked = seat
+    return await _act(session, unlocked, player, incoming, text, lang, now)
 
 
 async def _act(
@@ -114,22 +123,27 @@ async def _act(
     lang: str,
     now: datetime,
 ) -> Answer:
+    """Carry out the command or the orders as the player. ``game`` was loaded without a
+    lock: the words are read first (CPU work, off the event loop), then the game is
+    locked and everything is checked against it as it is then."""
     principal = Principal("player", player=PlayerInfo.of(player))
     settings = await game_chat(session, game.id)
     if settings is None or not settings.dm_orders:
         return Answer(say("dm_off", lang))
     command = incoming.command
+    reading = await dm.read(game, principal, text) if command is None else None
+    if reading is not None and not incoming.private and not reading.said_anything:
+        return Answer("")  # chatter in the group
+    game = await load_game(session, game.id, lock=True)
     if command == "status":
         return Answer(await dm.status(session, game, principal, lang, now))
     if command == "withdraw":
         return Answer(await dm.withdraw(session, game, principal, incoming.argument, lang, now))
     if command == "ready":
         return Answer(await dm.ready(session, game, principal, lang, now))
-    if not incoming.private and command is None:
-        reading = await dm.read(game, principal, text)
-        if not reading.said_anything:
-            return Answer("")  # chatter in the group
-    reply, ids = await dm.submit(session, game, principal, text, incoming.private, lang, now)
+    if reading is None:
+        return Answer(say("help", lang))
+    reply, ids = await dm.submit(session, game, principal, reading, incoming.private, lang, now)
     return Answer(reply, order_ids=ids)
 
 
@@ -211,5 +225,5 @@ async def receive(
         return await earlier_answer(session, bot, incoming.key) or {}
     answer = await handle(session, bot, incoming, now)
     out = chosen.reply(incoming, answer.text, answer.choices) if answer.text else {}
-    seen.answer = out
+    await session.execute(update(ChatSeenRow).where(ChatSeenRow.id == seen).values(answer=out))
     return out
