@@ -12,8 +12,9 @@ Then, in the app (one process, the ASGI transport, the same app and pool for bot
 * **chat**: every seat's deployment as a Telegram ``Update`` (secret token header), all at
   once, plus a tenth of them sent a second time (a replay: Telegram retries a webhook it
   thinks failed);
-* **api**: the same deployments through ``POST /api/v1/games/{id}/orders`` with the
-  seats' bearer tokens on the other half of the games, all at once.
+* **api**: the same deployments, in the same words (``{"text": "部署 6 6 6 6 6"}``),
+  through ``POST /api/v1/games/{id}/orders`` with the seats' bearer tokens on the other
+  half of the games, all at once (run first).
 
 It prints each burst's wall time and p50/p99, the ratio chat/api (target ≤ 1.5), and the
 orders found in the database: exactly one per message (0 lost, 0 doubled), and every chat
@@ -221,6 +222,7 @@ async def run(url: str, games: int, players: int) -> int:
         f"median chat {statistics.median(chat_times) * 1000:.0f} ms"
     )
     good = ratio <= 1.5 and lost == 0 and doubled == 0 and api_orders == len(api_seats)
+    print("PASS" if good else "MISS", "chat/api <= 1.5, 0 lost, 0 doubled")
     return 0 if good else 1
 
 

@@ -22,11 +22,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.chat import service
-from app.chat.bots import live_bot, open_config, platform
+from app.chat.bots import platform
 from app.chat.models import ChatLinkRow
 from app.clock import Clock
 from app.db import read_transactions
 from app.settings import Settings
+
+MAX_REMEMBERED = 100_000
 
 
 class ChatInbox:
@@ -42,6 +44,7 @@ class ChatInbox:
         self._clock = clock
         self._settings = settings
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        self._seats: dict[tuple[str, str], list[str]] = {}
 
     async def receive(self, kind: str, bot_id: str, headers: Any, body: bytes) -> dict[str, Any]:
         games = await self._games_of(kind, bot_id, headers, body)
@@ -54,25 +57,32 @@ class ChatInbox:
                 )
 
     async def _games_of(self, kind: str, bot_id: str, headers: Any, body: bytes) -> list[str]:
-        """The games the sender has seats in (none when the request is not verified or
-        not readable: ``receive`` then answers it with its 4xx)."""
-        maker = self._sessionmaker()
+        """The games the sender has seats in, as far as the request says who it is from
+        (it is verified later, by ``receive``: a forged one only waits for a lock here).
+        Remembered per account: a stale answer only makes the wait less useful."""
         try:
-            async with maker(bind=read_transactions(self._engine())) as session, session.begin():
-                bot = await live_bot(session, bot_id, kind)
-                chosen = platform(kind)
-                chosen.verify(open_config(bot, self._settings), headers, body)
-                incoming = chosen.parse(json.loads(body))
-                if incoming is None or isinstance(incoming, dict):
-                    return []
-                found = await session.scalars(
-                    select(ChatLinkRow.game_id).where(
-                        ChatLinkRow.bot_id == bot_id, ChatLinkRow.account == incoming.account
-                    )
-                )
-                return sorted(set(found))
-        except Exception:  # noqa: BLE001 - the real answer comes from ``receive``
+            incoming = platform(kind).parse(json.loads(body))
+        except Exception:  # noqa: BLE001 - ``receive`` answers it with its 4xx
             return []
+        if incoming is None or isinstance(incoming, dict):
+            return []
+        key = (bot_id, incoming.account)
+        known = self._seats.pop(key, None) if incoming.command == "link" else self._seats.get(key)
+        if known is not None and incoming.command != "link":
+            return known
+        maker = self._sessionmaker()
+        async with maker(bind=read_transactions(self._engine())) as session, session.begin():
+            found = await session.scalars(
+                select(ChatLinkRow.game_id).where(
+                    ChatLinkRow.bot_id == bot_id, ChatLinkRow.account == incoming.account
+                )
+            )
+            games = sorted(set(found))
+        if len(self._seats) >= MAX_REMEMBERED:
+            self._seats.clear()
+        if incoming.command != "link":  # a link changes them: asked again next time
+            self._seats[key] = games
+        return games
 
     @contextlib.asynccontextmanager
     async def _holding(self, games: list[str]) -> AsyncIterator[None]:

@@ -17,13 +17,13 @@ _WORDS: dict[str, tuple[str, str]] = {
         "Send hidden orders to a bot by private message, and get your reminders and private "
         "results there.",
     ),
-    "telegram": ("Telegram：{handle}", "Telegram: {handle}"),
+    "telegram": ("Telegram", "Telegram"),
     "discord": ("Discord 应用", "Discord application"),
-    "onebot": ("QQ：{handle}", "QQ: {handle}"),
+    "onebot": ("QQ 机器人", "QQ bot"),
     "linked": ("已绑定", "linked"),
-    "how.telegram": ("在 Telegram 私聊发送：/start {code}", "In Telegram, send: /start {code}"),
-    "how.discord": ("在 Discord 输入：/link code:{code}", "In Discord, type: /link code:{code}"),
-    "how.onebot": ("私聊 QQ 机器人发送：绑定 {code}", "Send the QQ bot privately: 绑定 {code}"),
+    "how.telegram": ("在 Telegram 私聊发送：", "In Telegram, send:"),
+    "how.discord": ("在 Discord 输入：", "In Discord, type:"),
+    "how.onebot": ("私聊 QQ 机器人发送：", "Send the QQ bot privately:"),
     "open": ("打开", "Open"),
     "get_code": ("获取绑定码", "Get a link code"),
     "code_once": ("绑定码只能用一次，24 小时内有效。", "The code works once, within 24 hours."),
@@ -32,6 +32,9 @@ _WORDS: dict[str, tuple[str, str]] = {
     "turn_on": ("开启", "Turn on"),
     "turn_off": ("关闭", "Turn off"),
 }
+
+
+COMMANDS = {"telegram": "/start {code}", "discord": "/link code:{code}", "onebot": "绑定 {code}"}
 
 
 def _say(lang: str, key: str, **fields: Any) -> str:
@@ -51,10 +54,12 @@ def chat_link(chat: Mapping[str, Any] | None, code: str | None, lang: str) -> JS
             url = f"{url}?start={code}"
         bots.append(
             {
-                "label": _say(lang, kind, handle=identity.get("handle") or ""),
+                "label": _say(lang, kind),
+                "handle": identity.get("handle") if kind != "discord" else "",
                 "url": url,
                 "linked": _say(lang, "linked") if bot.get("linked") else "",
-                "how": _say(lang, f"how.{kind}", code=code) if code else "",
+                "how": _say(lang, f"how.{kind}") if code else "",
+                "command": COMMANDS[kind].format(code=code) if code else "",
             }
         )
     return {
@@ -74,7 +79,7 @@ def chat_link(chat: Mapping[str, Any] | None, code: str | None, lang: str) -> JS
 
 _CONSOLE: dict[str, tuple[str, str]] = {
     "title": ("私信机器人", "Chat bots"),
-    "on": ("本局已开启：{bots}", "On for this game: {bots}"),
+    "on": ("本局已开启：", "On for this game:"),
     "orders": ("私信下指令：{v}", "Orders by private message: {v}"),
     "notes": ("私信提醒与结果：{v}", "Reminders and results by private message: {v}"),
     "yes": ("开启", "on"),
@@ -97,11 +102,10 @@ def chat_console(chat: Mapping[str, Any] | None, lang: str) -> JSON | None:
         zh, en = _CONSOLE[key]
         return pick(lang, zh.format(**fields), en.format(**fields))
 
-    names = "、" if lang != "en" else ", "
-    bots = names.join(
-        f"{say(b['kind'])} {(b.get('identity') or {}).get('handle') or b['name']}"
+    bots = [
+        {"kind": say(b["kind"]), "handle": (b.get("identity") or {}).get("handle") or b["name"]}
         for b in chat["bots"]
-    )
+    ]
     links = [
         say(
             "linked",
@@ -113,8 +117,9 @@ def chat_console(chat: Mapping[str, Any] | None, lang: str) -> JSON | None:
     ]
     return {
         "title": say("title"),
+        "on": say("on"),
+        "bots": bots,
         "lines": [
-            say("on", bots=bots or say("no")),
             say("orders", v=say("yes" if chat["dm_orders"] else "no")),
             say("notes", v=say("yes" if chat["dm_notifications"] else "no")),
         ],
