@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -165,7 +165,9 @@ async def get_chat(request: Request, game_id: str, token: Token) -> JSONResponse
 
 
 @router.delete("/games/{game_id}/chat/links/{link_id}", response_model=Done, responses=GAME_ACTION)
-async def unlink(request: Request, game_id: str, link_id: int, token: Token) -> JSONResponse:
+async def unlink(
+    request: Request, game_id: str, link_id: Annotated[int, Path(ge=1, le=2**31 - 1)], token: Token
+) -> JSONResponse:
     """Unlink a chat account from its seat (director)."""
 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
