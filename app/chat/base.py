@@ -35,6 +35,7 @@ class Incoming:
     command: str | None = None
     argument: str = ""
     name: str = ""  # the account's display name, for the director's list
+    group: str | None = None  # the group it was said in (None: privately)
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -87,7 +87,7 @@ class OneBot:
             command=command if command != "order" else None,
             argument=rest,
             name=str(as_dict(event.get("sender")).get("nickname") or "")[:100],
-            extra={"group_id": str(group)} if group is not None else {},
+            group=str(group) if kind == "group" and group is not None else None,
         )
 
     def reply(self, incoming: Incoming, text: str, choices: list[Choice]) -> dict[str, Any]:

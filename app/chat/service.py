@@ -30,6 +30,8 @@ from app.chat.bots import game_chat
 from app.chat.models import ChatAccountRow, ChatBotRow, ChatLinkRow, ChatSeenRow
 from app.chat.words import say
 from app.models import Game, PlayerRow
+from app.publish.models import ChannelRow
+from app.rules.registry import get_ruleset
 from app.services.auth import PlayerInfo, Principal
 from app.services.games import load_game
 from app.settings import Settings
@@ -134,6 +136,10 @@ async def _act(
     reading = await dm.read(game, principal, text) if command is None else None
     if reading is not None and not incoming.private and not reading.said_anything:
         return Answer("")  # chatter in the group
+    if reading is not None and not incoming.private:
+        hidden = any(not get_ruleset(game.ruleset).is_public_order(o) for o in reading.orders)
+        if not hidden and not await _games_group(session, game.id, incoming.group):
+            return Answer("")  # public orders count in the game's own group only
     game = await load_game(session, game.id, lock=True)
     if command == "status":
         return Answer(await dm.status(session, game, principal, lang, now))
@@ -164,6 +170,23 @@ async def _link(
 
 
 Seat = tuple[ChatLinkRow, PlayerRow, Game]
+
+# The channel kinds that post into a chat group, and the config field naming the group.
+GROUP_FIELDS = {"onebot": "group_id", "telegram": "chat_id"}
+
+
+async def _games_group(session: AsyncSession, game_id: str, group: str | None) -> bool:
+    """Whether ``group`` is where the game posts (one of its QQ or Telegram channels)."""
+    if group is None:
+        return False
+    rows = await session.scalars(
+        select(ChannelRow).where(
+            ChannelRow.game_id == game_id,
+            ChannelRow.kind.in_(list(GROUP_FIELDS)),
+            ChannelRow.removed_at.is_(None),
+        )
+    )
+    return any(str(r.config.get(GROUP_FIELDS[r.kind])) == group for r in rows)
 
 
 def _pick(seats: list[Seat], argument: str) -> Seat | None:

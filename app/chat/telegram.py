@@ -107,6 +107,7 @@ class Telegram:
             command=None if command == "order" else command,
             argument=rest,
             name=_name(sender),
+            group=None if chat.get("type") == "private" else str(chat["id"]),
         )
 
     def reply(self, incoming: Incoming, text: str, choices: list[Choice]) -> dict[str, Any]:

@@ -268,3 +268,35 @@ async def test_a_game_without_the_bot_takes_no_code(
     alice = TelegramUser(client, bot["webhook_path"], user_id=5551004)
     assert "无效" in await alice.say(f"/start {await code_for(game, 'a1')}")
     problem(await game.post(f"/players/{game.players['a1']['id']}/link-code"), 401, "unauthorized")
+
+
+async def test_public_orders_count_in_the_games_own_qq_group_only(
+    client: AsyncClient,
+    settings: Settings,
+    clock: FakeClock,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    game = await team_battle(client)
+    channel = {"base_url": "http://onebot.test", "group_id": 765432}
+    ok(
+        await game.post(
+            "/channels", "director", {"kind": "onebot", "name": "QQ群", "config": channel}
+        ),
+        201,
+    )
+    bot = await register(sessionmaker, settings, clock, "onebot", onebot_config())
+    await with_bot(game, bot)
+    ming = QQUser(client, bot["webhook_path"], qq=123456780)
+    assert "a1" in await ming.say(f"绑定 {await code_for(game, 'a1')}")
+    await game.order("a2", {"type": "deploy", "troops": [6, 6, 6, 6, 6]})
+    await game.order("b1", {"type": "deploy", "troops": [6, 6, 6, 6, 6]})
+    ok(await game.post("/advance", "director"))
+    assert (await game.view("a1"))["phase"] == "command"
+    dispatch = "调兵 3→2 4人"  # a public order (TB-30)
+    assert await ming.say(dispatch, group=111111) == ""  # another group: not a word, no order
+    assert [o for o in ok(await game.get("/orders", "a1")) if o["type"] == "dispatch"] == []
+    assert "已收到" in await ming.say(dispatch, group=765432)
+    assert "回执" not in ming.last["reply"]  # nothing sealed is said in the group
+    assert [o["type"] for o in ok(await game.get("/orders", "a1")) if o["type"] == "dispatch"] == [
+        "dispatch"
+    ]
