@@ -32,6 +32,7 @@ from app.publish.channels.telegram import _check_token
 from app.publish.urls import ChannelUrl, base_url
 
 MESSAGE_LIMIT = 4096
+CALLBACK_TEXT_LIMIT = 200  # answerCallbackQuery's text: 0-200 characters
 PER_CHAT_SECONDS = 1.0
 PER_BOT_PER_SECOND = 30
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
@@ -111,6 +112,10 @@ class Telegram:
         )
 
     def reply(self, incoming: Incoming, text: str, choices: list[Choice]) -> dict[str, Any]:
+        query = incoming.extra.get("callback_query_id")
+        if query and not choices and utf16_length(text) <= CALLBACK_TEXT_LIMIT:
+            # A button press: its answer stops the button's spinner and shows the text.
+            return {"method": "answerCallbackQuery", "callback_query_id": query, "text": text}
         parts = split_body(text, MESSAGE_LIMIT, utf16_length) or [text]
         answer: dict[str, Any] = {
             "method": "sendMessage",

@@ -242,7 +242,12 @@ async def test_seats_in_several_games_ask_which(
     # The last link chose its game.
     assert "已收到" in await alice.say(DEPLOY_ZH)
     assert len(await deploys(second, "b1")) == 1
-    await alice.say("/game 1")
+    asked = ok(await alice.post(alice.update("/game 99")))
+    buttons = asked["reply_markup"]["inline_keyboard"]
+    assert [row[0]["callback_data"] for row in buttons] == ["game:1", "game:2"]
+    # A button of the "which game" answer: answered as the button's own answer.
+    pressed = ok(await alice.post(alice.callback("game:1")))
+    assert pressed["method"] == "answerCallbackQuery" and "a1" in pressed["text"]
     assert "已收到" in await alice.say(DEPLOY_ZH)
     assert len(await deploys(first, "a1")) == 1
     assert "已收到" in await alice.say(f"#2 {DEPLOY_ZH}")
