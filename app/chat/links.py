@@ -138,7 +138,13 @@ async def set_notify(
         )
     )
     count = 0
+    seen: int | None = None
     for row in rows:
+        if notify and not row.notify:  # from now on: not what happened while it was off
+            if seen is None:
+                found = await session.get(PlayerRow, player.id)
+                seen = 0 if found is None else await _events_now(session, game, found)
+            row.events_seen = seen
         row.notify = notify
         count += 1
     return {"notify": notify, "links": count}

@@ -13,10 +13,11 @@ this package needs nothing of the pages.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -110,8 +111,12 @@ def _message(
     )
 
 
-async def queue(session: AsyncSession, now: datetime, describe: Describe) -> int:
-    """Queue every private message now due, in one transaction; returns how many."""
+async def queue(
+    session: AsyncSession, now: datetime, describe: Describe, known: dict[str, int] | None = None
+) -> tuple[int, dict[str, int]]:
+    """Queue every private message now due, in one transaction. ``known``: the games'
+    ``event_seq`` when a pass last looked at their events (a game with none since is not
+    read again). Returns how many were queued, and the games' ``event_seq`` now."""
     rows = (
         await session.execute(
             select(ChatLinkRow, PlayerRow, Game, ChatGameRow)
@@ -128,101 +133,124 @@ async def queue(session: AsyncSession, now: datetime, describe: Describe) -> int
         )
     ).all()
     if not rows:
-        return 0
+        return 0, {}
+    known = known or {}
     live = {
         b.id
         for b in await session.scalars(select(ChatBotRow).where(ChatBotRow.removed_at.is_(None)))
     }
-    langs = {(a.bot_id, a.account): a.lang for a in await session.scalars(select(ChatAccountRow))}
-    existing = set(
-        await session.scalars(
-            select(ChatMessageRow.key).where(
-                ChatMessageRow.game_id.in_({g.id for _, _, g, _ in rows})
-            )
+    rows = [r for r in rows if r[0].bot_id in live and r[0].bot_id in r[3].bot_ids]
+    games = {g.id: g for _, _, g, _ in rows}
+    fresh = {gid for gid, g in games.items() if known.get(gid) != g.event_seq}
+    accounts = {(r[0].bot_id, r[0].account) for r in rows}
+    langs = {
+        (a.bot_id, a.account): a.lang
+        for a in await session.scalars(
+            select(ChatAccountRow).where(ChatAccountRow.account.in_({a for _, a in accounts}))
         )
-    )
-    by_game: dict[str, list[EventRow]] = {}
-    names: dict[str, dict[str, str]] = {}
+    }
+    events: dict[str, list[EventRow]] = {gid: [] for gid in fresh}
+    names: dict[str, dict[str, str]] = {gid: {} for gid in fresh}
+    if fresh:
+        for event in await session.scalars(
+            select(EventRow).where(EventRow.game_id.in_(fresh)).order_by(EventRow.seq)
+        ):
+            events[event.game_id].append(event)
+        for p in await session.scalars(select(PlayerRow).where(PlayerRow.game_id.in_(fresh))):
+            names[p.game_id][p.id] = p.name
+    due = await _due_reminders(session, games, now)
     count = 0
-    for link, player, game, chat in rows:
-        if link.bot_id not in live or link.bot_id not in chat.bot_ids:
-            continue
+    for link, player, game, _ in rows:
         lang = langs.get((link.bot_id, link.account), "zh")
-        if game.id not in by_game:
-            by_game[game.id] = list(
-                await session.scalars(
-                    select(EventRow).where(EventRow.game_id == game.id).order_by(EventRow.seq)
-                )
-            )
-            names[game.id] = {
-                p.id: p.name
-                for p in await session.scalars(
-                    select(PlayerRow).where(PlayerRow.game_id == game.id)
-                )
-            }
-        found, last = own_events(by_game[game.id], player, link.events_seen)
-        for number, event in found:
-            key = f"e:{link.id}:{number}"
-            text = message_for(event, player, game, lang, describe, names[game.id])
-            if text is None or key in existing:
-                continue
-            session.add(_message(link, game.id, key, "event", text, now))
-            existing.add(key)
-            count += 1
-        link.events_seen = max(link.events_seen, last)
-        count += await _reminders(session, link, player, game, lang, now, existing)
-    return count
+        if game.id in fresh:
+            found, last = own_events(events[game.id], player, link.events_seen)
+            for number, event in found:
+                text = message_for(event, player, game, lang, describe, names[game.id])
+                if text is not None:
+                    session.add(
+                        _message(link, game.id, f"e:{link.id}:{number}", "event", text, now)
+                    )
+                    count += 1
+            link.events_seen = max(link.events_seen, last)
+        if game.id in due:
+            count += await _remind(session, link, player, game, lang, now, due[game.id])
+    return count, {gid: g.event_seq for gid, g in games.items()}
 
 
-async def _reminders(
+@dataclass(frozen=True)
+class _Due:
+    deadline: datetime
+    offset: int  # the earliest offset now due (seconds before the deadline)
+    since: int  # the step that opened the phase: who acted since is not reminded
+
+
+async def _due_reminders(
+    session: AsyncSession, games: dict[str, Game], now: datetime
+) -> dict[str, _Due]:
+    """The running games whose deadline has a reminder due now (one query each kind)."""
+    running = [gid for gid, g in games.items() if g.status == "running"]
+    if not running:
+        return {}
+    found = await session.execute(
+        select(Timer.game_id, func.min(Timer.due_at))
+        .where(
+            Timer.game_id.in_(running),
+            Timer.kind.in_(list(DEADLINE_TIMER_KINDS)),
+            Timer.done_at.is_(None),
+            Timer.due_at.is_not(None),
+        )
+        .group_by(Timer.game_id)
+    )
+    deadlines: dict[str, datetime | None] = {row[0]: row[1] for row in found.all()}
+    pubs = {
+        p.game_id: p
+        for p in await session.scalars(
+            select(PublishingRow).where(PublishingRow.game_id.in_(list(deadlines)))
+        )
+    }
+    out: dict[str, _Due] = {}
+    for gid, deadline in deadlines.items():
+        if deadline is None or deadline <= now:
+            continue
+        pub = pubs.get(gid)
+        offsets = [int(s) for s in (pub.reminder_seconds if pub is not None else None) or []]
+        passed = [
+            s for s in offsets or DEFAULT_REMINDER_SECONDS if deadline - timedelta(seconds=s) <= now
+        ]
+        if passed:
+            since = int(pub.phase_step_seq or 0) if pub is not None else 0
+            out[gid] = _Due(deadline, min(passed), since)
+    return out
+
+
+async def _remind(
     session: AsyncSession,
     link: ChatLinkRow,
     player: PlayerRow,
     game: Game,
     lang: str,
     now: datetime,
-    existing: set[str],
+    due: _Due,
 ) -> int:
-    """The reminder before the deadline, to this player only if they have not acted."""
-    if game.status != "running":
-        return 0
-    deadline = await session.scalar(
-        select(Timer.due_at)
-        .where(
-            Timer.game_id == game.id,
-            Timer.kind.in_(list(DEADLINE_TIMER_KINDS)),
-            Timer.done_at.is_(None),
-            Timer.due_at.is_not(None),
-        )
-        .order_by(Timer.due_at)
-        .limit(1)
+    """The reminder before the deadline, to this player only if they have not acted, once
+    per (deadline, offset)."""
+    key = f"r:{link.id}:{due.deadline.isoformat()}:{due.offset}"
+    prefix = f"r:{link.id}:{due.deadline.isoformat()}:"
+    already = await session.scalar(
+        select(ChatMessageRow.id).where(ChatMessageRow.key.startswith(prefix)).limit(1)
     )
-    if deadline is None or deadline <= now:
-        return 0
-    pub = await session.get(PublishingRow, game.id)
-    offsets = list(pub.reminder_seconds or []) if pub is not None else []
-    since = int(pub.phase_step_seq or 0) if pub is not None else 0
-    due = [
-        int(s)
-        for s in offsets or DEFAULT_REMINDER_SECONDS
-        if deadline - timedelta(seconds=int(s)) <= now
-    ]
-    if not due:
-        return 0
-    key = f"r:{link.id}:{deadline.isoformat()}:{min(due)}"
-    if key in existing or any(f"r:{link.id}:{deadline.isoformat()}:{s}" in existing for s in due):
-        return 0
+    if already is not None:
+        return 0  # one reminder per deadline (a later offset does not repeat it)
     entry = RosterEntry(id=player.id, name=player.name, side=player.side, forum_name=None)
 
     def acted(sync: Session) -> bool:
-        rows = progress(sync, game.id, (entry,), since)
+        rows = progress(sync, game.id, (entry,), due.since)
         return any(ordered or ready for _, ordered, ready in rows)
 
     if await session.run_sync(acted):
         return 0
-    text = say("reminder", lang, game=game.title, deadline=_local(deadline, game))
+    text = say("reminder", lang, game=game.title, deadline=_local(due.deadline, game))
     session.add(_message(link, game.id, key, "reminder", text, now))
-    existing.add(key)
     return 1
 
 

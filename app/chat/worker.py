@@ -84,11 +84,13 @@ class ChatWorker:
         self.http = http
         self.rng = rng or random.Random()
         self.paused_until: dict[str, datetime] = {}  # bot id -> its bucket refills
+        self.known: dict[str, int] = {}  # game id -> its event_seq when last looked at
 
     async def run_once(self) -> int:
         """One pass: queue, claim, send, record. Returns how many messages were sent."""
         async with self.sessionmaker() as session, session.begin():
-            await queue(session, self.clock.now(), self.describe)
+            _, scanned = await queue(session, self.clock.now(), self.describe, self.known)
+        self.known.update(scanned)  # committed: those events need not be read again
         claims = await self.claim(self.settings.publish_worker_batch)
         if not claims:
             return 0

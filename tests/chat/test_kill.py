@@ -48,7 +48,7 @@ async def test_a_worker_killed_mid_send_loses_nothing(
     await alice.say(f"/start {await code_for(game, 'a1')}")
     clock.advance(60)
     async with sessionmaker() as session, session.begin():
-        assert await queue(session, clock.now(), describe_event) == 1  # the reminder
+        assert (await queue(session, clock.now(), describe_event))[0] == 1  # the reminder
     log = tmp_path / "sent.jsonl"
     command = [
         sys.executable,

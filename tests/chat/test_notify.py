@@ -135,8 +135,22 @@ async def test_opted_out_players_get_nothing(
     }
     outbox = Outbox()
     clock.advance(60)
-    await worker(sessionmaker, clock, settings, outbox).drain()
+    chat_worker = worker(sessionmaker, clock, settings, outbox)
+    await chat_worker.drain()
     assert outbox.received == {}
+    assert "已收到" in await alice.say(DEPLOY_ZH)  # a1's side's own event, while opted out
+    await chat_worker.drain()
+    assert outbox.received == {}
+    # Back on: from now on, not what happened while it was off.
+    assert ok(await game.put("/chat/notify", "a1", {"notify": True}))["notify"] is True
+    await chat_worker.drain()
+    assert outbox.received == {}
+    await game.order("b1", {"type": "deploy", "troops": [6, 6, 6, 6, 6]})
+    ok(await game.post("/advance", "director"))
+    clock.advance(2)
+    await chat_worker.drain()
+    got = outbox.to("telegram", "7201")
+    assert got and not any("甲方提交了指令" in m for m in got)
 
 
 async def count(sessionmaker: async_sessionmaker[AsyncSession], **where: Any) -> int:
@@ -165,7 +179,7 @@ async def test_a_worker_killed_mid_send_loses_nothing_and_retries_back_off(
     async with sessionmaker() as session, session.begin():
         from app.chat.notify import queue
 
-        assert await queue(session, clock.now(), describe_event) == 1
+        assert (await queue(session, clock.now(), describe_event))[0] == 1
     claims = await first.claim(10)
     assert len(claims) == 1 and await count(sessionmaker, status="sending") == 1
     # A second worker sees it leased: nothing is sent twice meanwhile.
