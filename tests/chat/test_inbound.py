@@ -13,6 +13,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.chat.models import ChatBotRow
 from app.clock import FakeClock
+from app.models import Game as GameRow
+from app.publish.receipts import current_receipt
+from app.rules.base import Actor
 from app.settings import Settings
 from tests.chat.platforms import (
     ONEBOT_SECRET,
@@ -137,13 +140,20 @@ async def test_receipt_in_reply_is_the_one_post_orders_gives(
     alice = TelegramUser(client, bot["webhook_path"], user_id=5551002)
     await alice.say(f"/start {await code_for(game, 'b1')}")
     reply = await alice.say(DEPLOY_ZH)
-    mine = ok(await game.get("/orders", "b1"))
-    assert len(mine) == 1
-    # The same text through the API on the other seat gives a receipt of the same form.
-    api = ok(await game.post("/orders", "a1", {"text": DEPLOY_ZH}), 201)
-    assert len(api["receipt"]["receipt"]) == 64
+    (mine,) = ok(await game.get("/orders", "b1"))
     receipt_line = [line for line in reply.splitlines() if "回执" in line]
-    assert receipt_line and len(receipt_line[0].split("：")[1]) == 64
+    assert receipt_line
+    # POST /orders answers with_receipt: the side's receipt as it would be sealed now.
+    async with sessionmaker() as session:
+        row = await session.get(GameRow, game.id)
+        assert row is not None
+        actor = Actor(role="player", player_id=mine["player_id"], side="B")
+        expected = current_receipt(row.ruleset, row.seed, row.state, actor)
+    assert expected is not None and mine["id"] in expected["order_ids"]
+    assert receipt_line[0].split("：")[1] == expected["receipt"]
+    # The same words through the API on side A answer a receipt of the same kind.
+    api = ok(await game.post("/orders", "a1", {"text": DEPLOY_ZH}), 201)
+    assert len(api["receipt"]["receipt"]) == 64 and api["receipt"]["owner"] != expected["owner"]
 
 
 async def test_discord_signatures_ping_and_ephemeral_commands(
