@@ -29,11 +29,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.chat.bots import open_config, platform
-from app.chat.models import ChatBotRow, ChatMessageRow
+from app.chat.models import ChatBotRow, ChatMessageRow, ChatSeenRow
 from app.chat.notify import Describe, queue
 from app.chat.telegram import PER_BOT_PER_SECOND, PER_CHAT_SECONDS
 from app.clock import Clock
@@ -44,6 +44,9 @@ from app.settings import Settings
 log = logging.getLogger("forumplay.chat")
 
 UNFINISHED = ("pending", "sending")
+# How long an update's id is kept to recognise a replay (Telegram retries a failed
+# webhook for about a day; a week leaves room to spare).
+SEEN_KEPT = timedelta(days=7)
 MAX_ERROR = 2000
 
 
@@ -90,6 +93,9 @@ class ChatWorker:
         """One pass: queue, claim, send, record. Returns how many messages were sent."""
         async with self.sessionmaker() as session, session.begin():
             _, scanned = await queue(session, self.clock.now(), self.describe, self.known)
+            await session.execute(  # platforms stop retrying an update long before this
+                delete(ChatSeenRow).where(ChatSeenRow.at < self.clock.now() - SEEN_KEPT)
+            )
         self.known.update(scanned)  # committed: those events need not be read again
         claims = await self.claim(self.settings.publish_worker_batch)
         if not claims:

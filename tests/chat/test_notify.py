@@ -197,3 +197,26 @@ async def test_a_worker_killed_mid_send_loses_nothing_and_retries_back_off(
     clock.advance(5)
     await second.drain()
     assert len(outbox.to("telegram", "7301")) == 1
+
+
+async def test_update_ids_are_forgotten_after_a_week(
+    client: AsyncClient,
+    settings: Settings,
+    clock: FakeClock,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    from app.chat.models import ChatSeenRow
+
+    game = await team_battle(client)
+    tg = await register(sessionmaker, settings, clock, "telegram", telegram_config())
+    await with_bot(game, tg)
+    alice = TelegramUser(client, tg["webhook_path"], user_id=7501)
+    update = alice.update("/help")
+    first = ok(await alice.post(update))
+    chat_worker = worker(sessionmaker, clock, settings, Outbox())
+    await chat_worker.run_once()
+    assert ok(await alice.post(update)) == first  # still known: the first answer again
+    clock.advance(8 * 24 * 3600)
+    await chat_worker.run_once()
+    async with sessionmaker() as session:
+        assert await session.scalar(select(func.count()).select_from(ChatSeenRow)) == 0
