@@ -38,7 +38,9 @@ app = typer.Typer(
 game_app = typer.Typer(help="Create, list, show and export games.", no_args_is_help=True)
 admin_app = typer.Typer(help="The server-wide admin token.", no_args_is_help=True)
 app.add_typer(game_app, name="game")
+bot_app = typer.Typer(help="Chat bots (Telegram, Discord, QQ/OneBot).", no_args_is_help=True)
 app.add_typer(admin_app, name="admin-token")
+app.add_typer(bot_app, name="bot")
 
 DatabaseOption = Annotated[
     str | None,
@@ -124,14 +126,35 @@ def migrate(database_url: DatabaseOption = None) -> None:
 
 @app.command("publish-worker")
 def publish_worker() -> None:
-    """Apply migrations, then only deliver posts (a process of its own)."""
+    """Apply migrations, then only deliver posts and chat bots' private messages."""
     from app.migrate import migrate as run_migrations
     from app.observability import configure_logging
-    from app.publish.worker import run_standalone
 
     configure_logging()
     run_migrations()
-    asyncio.run(run_standalone())
+    asyncio.run(_workers())
+
+
+async def _workers() -> None:
+    """The delivery worker and the chat bots' outbox, on one engine."""
+    from app.chat.worker import ChatWorker
+    from app.db import make_engine, make_sessionmaker
+    from app.publish.worker import DeliveryWorker
+    from app.settings import get_settings
+    from app.web.lines import describe_event
+
+    settings = get_settings()
+    engine = make_engine(
+        settings.database_url, settings.db_pool_size, pool_overflow=settings.db_pool_overflow
+    )
+    sessionmaker, clock = make_sessionmaker(engine), SystemClock()
+    try:
+        await asyncio.gather(
+            DeliveryWorker(sessionmaker, clock, settings).loop(),
+            ChatWorker(sessionmaker, clock, settings, describe_event).loop(),
+        )
+    finally:
+        await engine.dispose()
 
 
 @game_app.command("create")
@@ -291,6 +314,58 @@ def admin_token_rotate(
         )
     typer.echo(f"new admin token written to {env_file}; restart the service to apply it.", err=True)
     typer.echo(token)
+
+
+@bot_app.command("add")
+def bot_add(
+    kind: Annotated[str, typer.Argument(help="telegram | discord | onebot")],
+    name: Annotated[str, typer.Argument(help="A name for the admin's list")],
+    config: Annotated[str, typer.Option(help="The bot's config as JSON (see README).")],
+    database_url: DatabaseOption = None,
+) -> None:
+    """Register a chat bot (its secrets are stored sealed); prints its webhook path."""
+    from app.chat import bots
+
+    try:
+        parsed = json.loads(config)
+    except ValueError:
+        raise _fail("--config must be JSON") from None
+
+    async def action(session: AsyncSession) -> dict[str, Any]:
+        now = SystemClock().now()
+        return await bots.add_bot(session, kind, name, parsed, now, _settings(database_url))
+
+    _print_json(_in_transaction(database_url, action))
+
+
+@bot_app.command("list")
+def bot_list(database_url: DatabaseOption = None) -> None:
+    """The registered chat bots (no secrets)."""
+    from app.chat import bots
+
+    _print_json(_in_transaction(database_url, bots.list_bots))
+
+
+@bot_app.command("remove")
+def bot_remove(bot_id: str, database_url: DatabaseOption = None) -> None:
+    """Remove a chat bot: it stops answering and sending."""
+    from app.chat import bots
+
+    async def action(session: AsyncSession) -> dict[str, Any]:
+        return await bots.remove_bot(session, bot_id, SystemClock().now())
+
+    _print_json(_in_transaction(database_url, action))
+
+
+@bot_app.command("commands")
+def bot_commands(bot_id: str, database_url: DatabaseOption = None) -> None:
+    """Discord: register the slash commands (/order, /link, /status, /ready, /withdraw)."""
+    from app.chat import bots
+
+    async def action(session: AsyncSession) -> dict[str, Any]:
+        return await bots.register_discord_commands(session, bot_id, _settings(database_url))
+
+    _print_json(_in_transaction(database_url, action))
 
 
 def main() -> None:

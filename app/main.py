@@ -23,6 +23,7 @@ from app import observability
 from app.api import (
     access,
     archive,
+    bots,
     director,
     forum,
     games,
@@ -34,6 +35,8 @@ from app.api import (
 )
 from app.api.problems import problems
 from app.bridge import reader as forum_reader
+from app.chat.inbox import ChatInbox
+from app.chat.worker import ChatWorker
 from app.clock import Clock, SystemClock
 from app.db import (
     database_revisions,
@@ -52,6 +55,7 @@ from app.scheduler import RetryPolicy, scheduler_loop
 from app.services.batcher import OrderBatcher
 from app.settings import Settings, get_settings
 from app.web import routes as web_routes
+from app.web.lines import describe_event
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger("forumplay")
@@ -182,6 +186,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         if settings.publish_worker_enabled:
             worker = DeliveryWorker(app.state.sessionmaker, clock, settings)
             tasks.append(asyncio.create_task(worker.loop()))
+            # The chat bots' private messages: the same schedule, their own outbox.
+            chat = ChatWorker(app.state.sessionmaker, clock, settings, describe_event)
+            tasks.append(asyncio.create_task(chat.loop()))
         try:
             yield
         finally:
@@ -209,6 +216,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         lambda: app.state.sessionmaker, clock, settings
     )
     forum_reader.install(app.state.forum_reader)
+    # The chat bots' inbound messages: one game's wait for each other in memory.
+    app.state.chat_inbox = ChatInbox(
+        lambda: app.state.sessionmaker, lambda: app.state.engine, clock, settings
+    )
 
     @app.exception_handler(AppError)
     async def app_error(request: Request, error: AppError) -> Response:
@@ -327,6 +338,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(undo.router)
     app.include_router(publishing.router)
     app.include_router(forum.router)
+    app.include_router(bots.router)
+    app.include_router(bots.inbound)
     app.include_router(access.router)
     app.include_router(stream.router)
     app.include_router(archive.router)

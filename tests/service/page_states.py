@@ -327,6 +327,39 @@ async def tb_paused(world: World, name: str) -> State:
     return await d.state(name, "team_battle")
 
 
+async def tb_chat(world: World, name: str) -> State:
+    """A chat bot on for the game: p1 linked an account to it by private message (the
+    page shows the bot and that p1 is linked), the others have not."""
+    from app.chat import bots
+
+    d = await _tb(world, "command")
+    config = {
+        "bot_token": "123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOppQQ",
+        "secret_token": "page-matrix-secret-0123",
+        "username": "tuanzhan_bot",
+        "api_base": "http://127.0.0.1:9",
+    }
+    async with world.sessionmaker() as session, session.begin():
+        bot = await bots.add_bot(session, "telegram", "团战", config, d.clock.now(), world.settings)
+    ok(await d.g.put("/chat", "director", {"bot_ids": [bot["id"]]}))
+    pid = d.pid("p1")
+    code = ok(await d.g.post(f"/players/{pid}/link-code", "director"), 201)["code"]
+    user = {"id": 424242, "is_bot": False, "first_name": "p1"}
+    update = {
+        "update_id": 1,
+        "message": {
+            "message_id": 1,
+            "from": user,
+            "chat": {"id": 424242, "type": "private"},
+            "date": 1764633600,
+            "text": f"/start {code}",
+        },
+    }
+    headers = {"X-Telegram-Bot-Api-Secret-Token": config["secret_token"]}
+    assert (await d.http.post(bot["webhook_path"], json=update, headers=headers)).status_code == 200
+    return await d.state(name, "team_battle")
+
+
 async def tb_replaced(world: World, name: str) -> State:
     """p2's seat went to a new person: p2's old browser must now be signed out."""
     d = await _tb(world, "command")
@@ -547,6 +580,7 @@ STATES: dict[str, tuple[Builder, tuple[str, ...]]] = {
     "tb-battle": (_tb_phase("battle"), TB4),
     "tb-response": (_tb_phase("response"), TB4),
     "tb-paused": (tb_paused, TB4),
+    "tb-chat": (tb_chat, TB4),
     "tb-replaced": (tb_replaced, ("p1", "p3", "p4", OUT)),
     "tb-signed_out": (tb_signed_out, ("p1", "p3", "p4", OUT)),
     "tb-finished": (_tb_phase("finished"), TB4),

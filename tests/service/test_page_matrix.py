@@ -77,6 +77,8 @@ GAME_PAGES: dict[str, Page] = {
     "text_order_refused": Page(
         lambda s: f"/play/{s.game_id}/orders/text", ("p1",), (), "POST", {"text": "啊啊啊啊"}
     ),
+    # The chat bots' link-code button: the page it redirects to shows the code once.
+    "chat_code": Page(lambda s: f"/play/{s.game_id}/chat/code", ("p1", "p3"), ("tb-chat",), "POST"),
     "director_refused": Page(
         lambda s: f"/director/{s.game_id}/extend", ("director",), (), "POST", {"minutes": "0"}
     ),

@@ -18,6 +18,7 @@ from app.api.security import (
     director_token_from_cookie,
     set_director_cookie,
 )
+from app.chat import bots as chat_bots
 from app.errors import AppError
 from app.models import Game
 from app.publish.outbox import SERVICE_TIMER_KINDS
@@ -58,6 +59,15 @@ from app.web.views.safety import safety_view
 router = APIRouter(include_in_schema=False)
 
 
+async def _chat(session: AsyncSession, game: Game, principal: Principal, now: Any) -> Any:
+    """The game's chat bots and who is linked where (None: no bot is on)."""
+    try:
+        found = await chat_bots.get_game_chat(session, game, principal)
+    except AppError:
+        return None  # a co-director who may not see it
+    return found if found["bots"] or found["links"] else None
+
+
 async def _console(request: Request, game_id: str) -> Response:
     lang = language(request)
     flash = peek_flash(request) or {}
@@ -78,6 +88,7 @@ async def _console(request: Request, game_id: str) -> Response:
         return error_page(request, failure)
     ruleset = page["summary"]["ruleset"]
     context = _game_context(page, lang)
+    context["chat_bots"] = views.chat_console(await load(request, game_id, token, _chat), lang)
     access = page["access"]
     tz = page["summary"]["timezone"]
     context["roster"] = [

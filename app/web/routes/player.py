@@ -21,6 +21,7 @@ from app.api.security import (
     session_token_from_cookie,
 )
 from app.bridge import service as bridge_service
+from app.chat import links as chat_links
 from app.errors import AppError, not_found
 from app.models import EventRow, Game
 from app.rules.base import player_audience
@@ -66,6 +67,7 @@ async def _play_page(
     """The player's page, and what it shows about the forum thread (a link code)."""
     page = await pages_service.player_page(session, game, principal, now)
     page["forum_link"] = await bridge_service.player_link(session, game, principal, now)
+    page["chat"] = await chat_links.player_chat(session, game, principal)
     page["moment"] = _moment(game)
     return page
 
@@ -168,6 +170,8 @@ async def _player_view(request: Request, game_id: str) -> Response:
         context["ready"] = pages.ready(view)
         context["parts"] = pages.player_parts(page, t, lang) if context["in_play"] else []
     context["forum_link"] = views.forum_link(page.get("forum_link"), lang)
+    code = flash.get("chat_code") if isinstance(flash.get("chat_code"), str) else None
+    context["chat_link"] = views.chat_link(page.get("chat"), code, lang)
     context["can_ready"] = started and summary["status"] == "running" and pages.can_ready(view)
     # What the last form post left (post/redirect/get): shown once, and only while the game
     # is where it was when the post was answered.
@@ -417,6 +421,42 @@ async def ready(request: Request, game_id: str) -> Response:
         return await orders_service.mark_ready(session, game, principal, now(request))
 
     return await _player_action(request, game_id, do, "ready_saved", action="ready")
+
+
+@router.post("/play/{game_id}/chat/code")
+async def chat_code(request: Request, game_id: str) -> Response:
+    """A one-time code linking a chat account to this seat, shown once on the page."""
+    return await _chat_post(request, game_id, "code")
+
+
+@router.post("/play/{game_id}/chat/notify")
+async def chat_notify(request: Request, game_id: str) -> Response:
+    """The player's opt-in to reminders and private results by private message."""
+    return await _chat_post(request, game_id, "notify")
+
+
+async def _chat_post(request: Request, game_id: str, what: str) -> Response:
+    page = f"/play/{game_id}"
+    token = session_token_from_cookie(request, game_id)
+    if token is None:
+        return see_other(page)
+    try:
+        form = await posted(request)
+
+        async def do(session: AsyncSession, game: Game, principal: Principal) -> Any:
+            player = require_player(principal)
+            if what == "code":
+                return await chat_links.make_code(session, game, principal, player.id, now(request))
+            wanted = form.get("notify") == "on"
+            return await chat_links.set_notify(session, game, principal, wanted)
+
+        result = await act(request, game_id, token, do)
+    except AppError as error:
+        return error_page(request, error)
+    response = see_other(page)
+    if what == "code":
+        set_flash(response, request, page, {"chat_code": result["code"]})
+    return response
 
 
 @router.post("/play/{game_id}/odds", response_class=HTMLResponse)

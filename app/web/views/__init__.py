@@ -8,6 +8,7 @@ game knows comes from its ``Pages`` (see :mod:`app.kit.pages`).
 from __future__ import annotations
 
 from app.web.views.base import duration, local_time, minutes_text, remaining
+from app.web.views.chat import chat_console, chat_link
 from app.web.views.console import (
     audit_lines,
     duration_value,
@@ -34,6 +35,8 @@ __all__ = [
     "FORMATS",
     "SOURCE_FORMATS",
     "audit_lines",
+    "chat_console",
+    "chat_link",
     "duration",
     "duration_value",
     "durations_in",
