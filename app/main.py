@@ -35,6 +35,7 @@ from app.api import (
 )
 from app.api.problems import problems
 from app.bridge import reader as forum_reader
+from app.chat import facts as chat_facts
 from app.chat.inbox import ChatInbox
 from app.chat.worker import ChatWorker
 from app.clock import Clock, SystemClock
@@ -48,6 +49,7 @@ from app.db import (
 from app.errors import AppError, prefers_english, problem
 from app.limits import BodyLimit
 from app.live import Hub
+from app.publish import outbox
 from app.publish.models import DeliveryRow
 from app.publish.worker import DeliveryWorker
 from app.rules.base import RuleViolation
@@ -220,6 +222,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.chat_inbox = ChatInbox(
         lambda: app.state.sessionmaker, lambda: app.state.engine, clock, settings
     )
+    outbox.DM_BOTS["chat"] = chat_facts.dm_bots  # the opening post names them
 
     @app.exception_handler(AppError)
     async def app_error(request: Request, error: AppError) -> Response:

@@ -36,7 +36,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "No orders read in that. Send /help for how to order.",
     ),
     "accepted": ("已收到：{echo}", "Received: {echo}"),
-    "receipt": ("封存回执：{receipt}", "Sealed receipt: {receipt}"),
+    "receipt": ("你的收据：{receipt}", "Your receipt: {receipt}"),
     "refused": ("未接受：{message}", "Not accepted: {message}"),
     "hidden_in_group": (
         "暗指令请私信机器人发送，群里发送的暗指令不会执行。",
@@ -67,8 +67,8 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "event": ("「{game}」{line}", "“{game}”: {line}"),
     "salt": (
-        "「{game}」你的封存回执已公开，盐值：{line}",
-        "“{game}”: your sealed receipt is opened; salt: {line}",
+        "「{game}」你的收据现在可以核对了，核对用的密钥：{line}",
+        "“{game}”: your receipt can be checked now; the key to check it with: {line}",
     ),
 }
 

@@ -55,6 +55,9 @@ class GameInfo:
     roster: tuple[RosterEntry, ...]
     seed_commitment: str
     public_url: str | None  # e.g. "https://host", for "how to verify" links
+    # Where hidden orders may also go by private message (the chat bots, as players find
+    # them: "Telegram @forumplay_bot"); empty when the game takes none.
+    dm_bots: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

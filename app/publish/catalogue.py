@@ -102,6 +102,12 @@ PHRASES: dict[str, tuple[str, str]] = {
         "(quoted text is not read). Add the link code from your page (FP-…) to your first "
         "reply; the bot answers with what it read.",
     ),
+    "how.dm": (
+        "暗令也可以私信机器人：{bots}。先在玩家页上取一个绑定码发给它，之后直接写指令；"
+        "它回复读到的指令和你的收据。",
+        "Hidden orders may also go by private message to {bots}. Send it the link code from "
+        "your page first, then write your orders; it answers with what it read and your receipt.",
+    ),
     "how.watch": (
         "{link}：所有人可看的战况与核对。",
         "{link}: the game for everyone, and the checks.",

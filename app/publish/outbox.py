@@ -21,7 +21,7 @@ the public events of one transaction and the game's public facts, never of the s
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -211,6 +211,13 @@ def _new_publishing_rows(
     return made
 
 
+# Who else takes a game's hidden orders, by private message: game ids -> the public handles
+# of its bots, read in the post's own transaction. The chat bots register themselves here
+# (app.main), so publishing needs no knowledge of them.
+DmBots = Callable[[Session, list[str]], Mapping[str, tuple[str, ...]]]
+DM_BOTS: dict[str, DmBots] = {}
+
+
 def game_info(session: Session, facts: GameFacts, language: str) -> render.GameInfo:
     return game_infos(session, [(facts, language)])[facts.id]
 
@@ -230,6 +237,9 @@ def game_infos(
     ):
         roster[game_id].append(render.RosterEntry(player_id, name, side, forum_name))
     public_url = get_settings().public_url
+    bots: dict[str, tuple[str, ...]] = {}
+    for found in DM_BOTS.values():
+        bots.update(found(session, list(roster)))
     return {
         facts.id: render.GameInfo(
             id=facts.id,
@@ -241,6 +251,7 @@ def game_infos(
             roster=tuple(roster[facts.id]),
             seed_commitment=facts.seed_commitment,
             public_url=public_url,
+            dm_bots=bots.get(facts.id, ()),
         )
         for facts, language in wanted
     }

@@ -190,6 +190,8 @@ def _how_to_order(ctx: Ctx) -> Section:
         else ctx.t("how.page_offline"),
         ctx.t("how.thread"),
     ]
+    if ctx.game.dm_bots:  # hidden orders by private message, once the account is linked
+        items.append(ctx.t("how.dm", bots=ctx.join([ctx.fmt.esc(b) for b in ctx.game.dm_bots])))
     if ctx.has("post.how.example"):
         items.append(ctx.t("post.how.example"))
     if watch:

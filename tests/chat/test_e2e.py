@@ -85,9 +85,9 @@ async def test_team_battle_with_side_a_on_telegram_and_side_b_on_discord(
     worker = ChatWorker(sessionmaker, clock, settings, describe_event, http=http)
 
     reply = await a1.say("部署 26 1 1 1 1")
-    assert "已收到" in reply and "回执" in reply
+    assert "已收到" in reply and "收据" in reply
     reply = await b1.command("order", text="部署 6 6 6 6 6")
-    assert "已收到" in reply and "回执" in reply
+    assert "已收到" in reply and "收据" in reply
     await deliver(worker, clock, sessionmaker)
     await tick(client, clock, 3600)
     assert (await game.view("b1"))["phase"] == "command"
@@ -113,8 +113,8 @@ async def test_team_battle_with_side_a_on_telegram_and_side_b_on_discord(
     ):
         await check_own(game, who, outbox.to(kind, chat))
     # Each side's own round and receipt salts reached that side only.
-    assert any("盐值" in m for m in outbox.to("telegram", "8001"))
-    assert any("盐值" in m for m in outbox.to("discord", "1187000000000000801"))
+    assert any("核对用的密钥" in m for m in outbox.to("telegram", "8001"))
+    assert any("核对用的密钥" in m for m in outbox.to("discord", "1187000000000000801"))
     assert not any("甲方" in m for m in outbox.to("discord", "1187000000000000801"))
     assert not any("乙方提交" in m for m in outbox.to("telegram", "8001"))
 

@@ -141,7 +141,7 @@ async def test_receipt_in_reply_is_the_one_post_orders_gives(
     await alice.say(f"/start {await code_for(game, 'b1')}")
     reply = await alice.say(DEPLOY_ZH)
     (mine,) = ok(await game.get("/orders", "b1"))
-    receipt_line = [line for line in reply.splitlines() if "回执" in line]
+    receipt_line = [line for line in reply.splitlines() if "收据" in line]
     assert receipt_line
     # POST /orders answers with_receipt: the side's receipt as it would be sealed now.
     async with sessionmaker() as session:
@@ -311,7 +311,7 @@ async def test_public_orders_count_in_the_games_own_qq_group_only(
     assert await ming.say(dispatch, group=111111) == ""  # another group: not a word, no order
     assert [o for o in ok(await game.get("/orders", "a1")) if o["type"] == "dispatch"] == []
     assert "已收到" in await ming.say(dispatch, group=765432)
-    assert "回执" not in ming.last["reply"]  # nothing sealed is said in the group
+    assert "收据" not in ming.last["reply"]  # nothing sealed is said in the group
     assert [o["type"] for o in ok(await game.get("/orders", "a1")) if o["type"] == "dispatch"] == [
         "dispatch"
     ]

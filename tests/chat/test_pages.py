@@ -13,7 +13,8 @@ from app.clock import FakeClock
 from app.settings import Settings
 from tests.chat.platforms import TelegramUser, register, telegram_config
 from tests.chat.test_inbound import DEPLOY_ZH, with_bot
-from tests.service.helpers import ok, team_battle
+from tests.service.helpers import TB_SETTINGS, create_game, ok, team_battle
+from tests.service.publish_helpers import posts
 from tests.service.web_helpers import Browser, browse, join, post_form
 
 
@@ -79,3 +80,28 @@ async def test_console_lists_the_bots_on_and_who_is_linked(
     page = (await browse(laptop, f"/director/{game.id}")).text
     assert "私信机器人" in page and "@forumplay_test_bot" in page
     assert "b1 · Telegram" in page
+
+
+async def test_the_opening_post_says_hidden_orders_may_go_to_the_bot(
+    client: AsyncClient,
+    settings: Settings,
+    clock: FakeClock,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    """A game that takes orders by private message says so where players first read: the
+    opening post's 【如何下令】 names the bot as they will find it; a game without says nothing."""
+    bot = await register(sessionmaker, settings, clock, "telegram", telegram_config())
+    with_dm = await create_game(client, "team_battle", TB_SETTINGS)
+    without = await create_game(client, "team_battle", TB_SETTINGS)
+    for game in (with_dm, without):
+        await game.add_player("a1", "A")
+        await game.add_player("b1", "B")
+    await with_bot(with_dm, bot)
+    for game in (with_dm, without):
+        await game.start()
+    (opening,) = [p for p in await posts(with_dm) if p["kind"] == "game_started"]
+    text = opening["bodies"]["text"]
+    assert "暗令也可以私信机器人：Telegram ＠forumplay_test_bot" in text, text  # no ping
+    assert text.index("【如何下令】") < text.index("私信机器人")
+    (plain,) = [p for p in await posts(without) if p["kind"] == "game_started"]
+    assert "私信" not in plain["bodies"]["text"]
