@@ -29,6 +29,7 @@ from app.api import (
     openapi,
     orders,
     publishing,
+    signups,
     stream,
 )
 from app.api.problems import problems
@@ -328,6 +329,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(access.router)
     app.include_router(stream.router)
     app.include_router(archive.router)
+    app.include_router(signups.router)
     app.include_router(web_routes.router)
     app.mount("/static", StaticFiles(directory=web_routes.STATIC), name="static")
     openapi.install(app)

@@ -13,6 +13,7 @@ from sqlalchemy import MetaData
 from app.bridge import models as _bridge_models  # noqa: F401
 from app.models import Base
 from app.publish import models as _publish_models  # noqa: F401
+from app.services import signup_models as _signup_models  # noqa: F401
 
 METADATA: MetaData = Base.metadata
 
