@@ -72,6 +72,18 @@ async def put_signup(
     return await run_game(request, game_id, token, action)
 
 
+@router.put("/games/{game_id}/listing", response_model=SignupList, responses=SIGNUP_ANY)
+async def put_listing(
+    request: Request, game_id: str, body: signup_settings.ListingBody, token: Token
+) -> JSONResponse:
+    """Whether the home page lists the game (any status; default: while sign-ups are open)."""
+
+    async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
+        return await signup_settings.set_listed(session, game, principal, body.listed, now(request))
+
+    return await run_game(request, game_id, token, action)
+
+
 @router.get("/games/{game_id}/signup", response_model=SignupList, responses=SIGNUP_ANY)
 async def get_signup(request: Request, game_id: str) -> JSONResponse:
     """The list, names only: seats, waitlist, open or closed, how many are still wanted."""

@@ -115,3 +115,36 @@ async def run_timer(session: AsyncSession, game: Game, timer: Timer, now: dateti
                 game_id=game.id, actor="system", action="signup_closed", payload=payload, at=now
             )
         )
+
+
+class ListingBody(BaseModel):
+    """``PUT /games/{id}/listing``: whether the home page lists the game (any status)."""
+
+    model_config = {"extra": "forbid"}
+
+    listed: bool | None = Field(description="true / false; null: listed while sign-ups are open.")
+
+
+async def set_listed(
+    session: AsyncSession, game: Game, principal: Principal, listed: bool | None, now: datetime
+) -> dict[str, Any]:
+    require_director(principal)
+    row = await settings_row(session, game.id)
+    if row is None:  # a game without sign-ups: listed, or not, and nothing else
+        row = SignupSettingsRow(
+            game_id=game.id,
+            open=False,
+            max_players=None,
+            min_players=None,
+            waitlist=True,
+            max_waitlist=50,
+            approval="auto",
+            closes_at=None,
+            side_assignment="preference",
+        )
+        session.add(row)
+    row.listed = listed
+    row.updated_at = now
+    await session.flush()
+    audit(session, game, principal, "listing", {"listed": listed}, now)
+    return await public_list(session, game, now)

@@ -1,0 +1,61 @@
+"""The sign-up page's and the lobby's words (key -> (zh, en))."""
+
+from __future__ import annotations
+
+SIGNUP_WORDS: dict[str, tuple[str, str]] = {
+    "signup_title": ("报名：{title}", "Sign up: {title}"),
+    "signup_heading": ("报名", "Sign up"),
+    "signup_open": ("报名进行中", "Sign-ups are open"),
+    "signup_closed": ("报名已截止", "Sign-ups are closed"),
+    "signup_not_open": ("这局游戏没有开放报名。", "This game takes no sign-ups."),
+    "signup_closes": ("截止时间 {at}", "Closes {at}"),
+    "signup_name": ("名字（游戏里显示）", "Name (shown in the game)"),
+    "signup_forum_name": ("论坛名（选填）", "Forum name (optional)"),
+    "signup_forum_hint": (
+        "填写后，你在论坛帖里发的指令会被识别，提醒也会 @ 你。",
+        "With it, orders you post in the forum thread are read, and reminders mention you.",
+    ),
+    "signup_side": ("想去的阵营（选填）", "Side you would like (optional)"),
+    "signup_any_side": ("都可以", "Either"),
+    "signup_button": ("报名", "Sign up"),
+    "signup_approval_note": ("报名需经导演确认。", "The director approves each sign-up."),
+    "signup_players": ("已报名（{n}）", "Signed up ({n})"),
+    "signup_players_cap": ("已报名（{n}/{cap}）", "Signed up ({n}/{cap})"),
+    "signup_waitlist": ("候补（{n}）", "Backups ({n})"),
+    "signup_pending": ("待导演确认：{n} 人", "Awaiting the director: {n}"),
+    "signup_nobody": ("还没有人报名。", "Nobody has signed up yet."),
+    "signup_needed": ("还差 {n} 人", "{n} more wanted"),
+    "signup_full": ("人已满", "Full"),
+    "signup_mine": ("你的报名", "Your sign-up"),
+    "signup_mine_player": ("你已报名成功，名字：", "You are signed up as: "),
+    "signup_mine_waitlist": (
+        "你在候补名单上（第 {n} 位）。有人退出时会轮到你。",
+        "You are on the waitlist (number {n}). When a player leaves, it is your turn.",
+    ),
+    "signup_mine_pending": ("你的报名正等待导演确认。", "Your sign-up awaits the director."),
+    "signup_mine_offered": (
+        "有空位留给你了！接受后你将接替这个座位。",
+        "A seat is offered to you! Accept to take it over.",
+    ),
+    "signup_mine_withdrawn": ("你的报名已撤回。", "Your sign-up was withdrawn."),
+    "signup_mine_rejected": (
+        "导演没有通过你的报名。",
+        "The director did not approve your sign-up.",
+    ),
+    "signup_mine_dropped": ("你已退出这局游戏。", "You have left this game."),
+    "signup_go_play": ("进入我的玩家页", "Go to my player page"),
+    "signup_withdraw": ("退出报名", "Withdraw"),
+    "signup_accept": ("接受空位", "Take the seat"),
+    "signup_decline": ("放弃", "Decline"),
+    "signup_waitlist_n": ("你在候补名单上。", "You are on the waitlist."),
+    "signup_pending_n": ("已报名，等待导演确认。", "Signed up; the director will confirm."),
+    "signup_player_n": ("报名成功。", "You are signed up."),
+    "signup_withdrawn": ("已退出报名。", "You have withdrawn."),
+    "signup_declined": ("已放弃空位。", "You declined the seat."),
+    "signup_link": ("报名页", "Sign-up page"),
+    "signup_watch": ("观战页", "Spectator page"),
+    # the lobby
+    "lobby_needed": ("还差 {n} 人", "{n} more wanted"),
+    "lobby_signup": ("报名", "Sign up"),
+    "lobby_deadline": ("截止 {at}", "deadline {at}"),
+}
