@@ -96,19 +96,30 @@ async def withdraw(
     now: datetime,
 ) -> dict[str, Any]:
     """``DELETE /signups/{sid}``: before the start the seat (or place) is given up and the
-    waitlist moves up; after it, the seat passes to a backup (``backups.drop``)."""
+    waitlist moves up; after it, the seat passes to a backup (``drop``)."""
     signup = await load_signup(session, game, signup_id)
     who = await caller(session, game, signup, token, admin_token)
+    return await withdraw_signup(session, game, signup, who, now)
+
+
+async def withdraw_signup(
+    session: AsyncSession, game: Game, signup: SignupRow, who: str, now: datetime
+) -> dict[str, Any]:
+    """``signup`` withdrawn by ``who`` (already known to be its owner or the director)."""
     if signup.status not in ACTIVE:
         raise conflict("not_signed_up", "这个报名已经撤回。", "This sign-up was withdrawn already.")
     if game.status != "setup" and signup.status == "player" and signup.player_id:
         return await drop(session, game, signup.player_id, who, now)
-    player_id = signup.player_id
+    player_id, held = signup.player_id, signup.status
     signup.status, signup.player_id, signup.updated_at = "withdrawn", None, now
-    if player_id is not None:
-        await session.flush()
+    await session.flush()
+    if held == "player" and player_id is not None:  # in setup: the seat goes, others move up
         await session.execute(delete(PlayerRow).where(PlayerRow.id == player_id))
         await promote(session, game, now)
+    elif held == "offered" and player_id is not None:  # a backup's offer passes on
+        seat = await session.get(PlayerRow, player_id)
+        if seat is not None:
+            await offer(session, game, seat, now)
     audit(session, game, SYSTEM, "signup_withdrawn", {"signup_id": signup.id, "by": who}, now)
     return {**signup_json(signup), "list": await public_list(session, game, now)}
 
