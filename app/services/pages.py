@@ -17,9 +17,9 @@ from app.models import Game, PlayerRow
 from app.publish import receipts
 from app.publish.models import DeliveryRow, PostRow, PublishingRow
 from app.rules.registry import get_ruleset
+from app.services import codirectors, publishing, signups
 from app.services import director as director_service
 from app.services import games as games_service
-from app.services import publishing, signups
 from app.services import sessions as sessions_service
 from app.services.auth import Principal, require_director, require_player
 from app.services.signup_models import SignupSettingsRow
@@ -159,7 +159,21 @@ async def director_page(
     page["timers"] = await director_service.timers(session, game, principal)
     page["options"] = game.options
     page["publishing"] = await console_publishing(session, game, principal)
+    page["signups"] = await console_signups(session, game, principal, now)
     return page
+
+
+async def console_signups(
+    session: AsyncSession, game: Game, principal: Principal, now: datetime
+) -> dict[str, Any]:
+    """The console's sign-ups part: the settings, every sign-up, the co-directors."""
+    row = await signups.settings_row(session, game.id)
+    return {
+        "settings": None if row is None else signups.settings_json(row),
+        "list": await signups.public_list(session, game, now),
+        "rows": await signups.director_list(session, game, principal),
+        "co_directors": await codirectors.list_all(session, game, principal),
+    }
 
 
 async def console_publishing(

@@ -136,6 +136,20 @@ async def director_list(
     return [signup_json(s) for s in rows]
 
 
+def settings_json(row: SignupSettingsRow) -> dict[str, Any]:
+    return {
+        "open": row.open,
+        "max_players": row.max_players,
+        "min_players": row.min_players,
+        "waitlist": row.waitlist,
+        "max_waitlist": row.max_waitlist,
+        "approval": row.approval,
+        "closes_at": row.closes_at.isoformat() if row.closes_at else None,
+        "listed": row.listed,
+        "side_assignment": row.side_assignment,
+    }
+
+
 def signup_json(s: SignupRow) -> dict[str, Any]:
     return {
         "id": s.id,

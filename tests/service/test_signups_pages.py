@@ -111,3 +111,59 @@ async def test_refreshing_the_created_page_creates_no_game(
     ok(await laptop.put(f"/api/v1/games/{game_id}/listing", json={"listed": True}, headers=csrf))
     home = await browse(browser(), "/")
     assert home.text.count("/g/") == 1
+
+
+async def test_the_director_runs_sign_ups_from_the_console(
+    client: AsyncClient, browser: Browser
+) -> None:
+    from tests.service.test_web_console_pages import console, director, section, text_of
+
+    game = await create_game(client, "team_battle", TB_SETTINGS)
+    laptop = await director(browser, game)
+    page = await console(laptop, game)
+    assert "报名设置" in section(page, "signups") and "邀请协助导演" in page
+    form = {
+        "open": "1",
+        "max_players": "2",
+        "waitlist": "1",
+        "max_waitlist": "10",
+        "approval": "director",
+        "closes_at": "2031-05-01T20:00",
+        "listed": "1",
+        "side_assignment": "seed",
+    }
+    saved = await post_form(laptop, f"/director/{game.id}/signups/settings", form)
+    assert saved.status_code == 303 and saved.headers["location"].endswith("#signups")
+    listing = ok(await game.get("/signup"))
+    assert listing["open"] and listing["approval"] == "director" and listing["max_players"] == 2
+    assert listing["closes_at"] == "2031-05-01T12:00:00+00:00"  # 20:00 in Asia/Shanghai
+    made = ok(await client.post(f"{game.url}/signups", json={"name": "甲", "side": "B"}), 201)
+    page = await console(laptop, game)
+    part = text_of(section(page, "signups"))
+    assert "甲" in part and "待确认" in part and f"/g/{game.id}/signup" in page
+    assert 'value="2031-05-01T20:00"' in page
+    approved = await post_form(laptop, f"/director/{game.id}/signups/{made['id']}/approve")
+    assert approved.status_code == 303
+    assert ok(await game.get("/signup"))["players"][0]["name"] == "甲"
+    sided = await post_form(laptop, f"/director/{game.id}/signups/{made['id']}/side", {"side": "A"})
+    assert sided.status_code == 303
+    rows = ok(await game.get("/signups", "director"))
+    assert rows[0]["side"] == "A"
+    posted = await post_form(laptop, f"/director/{game.id}/signups/post")
+    assert posted.status_code == 303
+    kinds = [p["kind"] for p in ok(await game.get("/posts", "director"))]
+    assert kinds == ["signup_list"]
+    # A co-director: the token is shown once on the console, then revoked there.
+    invited = await post_form(laptop, f"/director/{game.id}/co-directors", {"name": "小助手"})
+    assert invited.status_code == 303
+    page = await console(laptop, game)
+    assert "只显示这一次" in page and "fpc_" in page
+    (co,) = ok(await game.get("/directors", "director"))
+    assert "fpc_" not in (await console(laptop, game))  # once only
+    revoked = await post_form(laptop, f"/director/{game.id}/co-directors/{co['id']}/revoke")
+    assert revoked.status_code == 303
+    assert ok(await game.get("/directors", "director"))[0]["revoked_at"] is not None
+    # A refused setting comes back with the reason.
+    bad = await post_form(laptop, f"/director/{game.id}/signups/settings", {"max_players": "x"})
+    assert bad.status_code == 303
+    assert "请填写有效的数字" in await console(laptop, game)

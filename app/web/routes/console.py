@@ -52,6 +52,7 @@ from app.web.routes.base import (
     see_other,
     validated,
 )
+from app.web.routes.console_signups import signup_closes_local
 from app.web.routes.public import _game_context
 
 router = APIRouter(include_in_schema=False)
@@ -139,6 +140,9 @@ async def _console(request: Request, game_id: str) -> Response:
             if error
             else None,
             "typed": typed,
+            "signups": page.get("signups"),  # the sign-ups part (director_signups.html)
+            "signup_url": f"{origin}/g/{game_id}/signup",
+            "signup_closes_local": signup_closes_local(page.get("signups"), tz),
         }
     )
     response = render(
