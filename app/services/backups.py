@@ -115,6 +115,8 @@ async def withdraw_signup(
     await session.flush()
     if held == "player" and player_id is not None:  # in setup: the seat goes, others move up
         await session.execute(delete(PlayerRow).where(PlayerRow.id == player_id))
+        game.auth_epoch += 1  # a token remembered by any replica is checked again
+        forget_game_players(game.id)
         await promote(session, game, now)
     elif held == "offered" and player_id is not None:  # a backup's offer passes on
         seat = await session.get(PlayerRow, player_id)

@@ -29,14 +29,21 @@ from app.models import Game, PlayerRow
 from app.rules.base import RuleViolation
 from app.rules.registry import get_ruleset
 from app.rules.types import Name
-from app.services.auth import Principal, hash_token, new_token, principal_for, require_director
+from app.services.auth import (
+    Principal,
+    forget_game_players,
+    hash_token,
+    new_token,
+    principal_for,
+    require_director,
+)
 from app.services.games import audit, ruleset_settings
 from app.services.lookalike import lookalike_key
 from app.services.seats import capacity, required
 from app.services.signup_models import SignupRow, SignupSettingsRow
 
 ACTIVE = ("player", "waitlist", "pending", "offered")
-SIGNUPS_PER_ADDRESS = 5  # per address, per game, per hour
+SIGNUPS_PER_ADDRESS = 10  # per address, per game, per hour
 SIGNUPS_PER_GAME = 120  # per game, per ten minutes
 SYSTEM = Principal("director", label="signup")  # what a sign-up does to the roster, audited
 
@@ -450,6 +457,8 @@ async def set_side(
         player = await session.get(PlayerRow, signup.player_id)
         if player is not None:
             player.side = checked
+            game.auth_epoch += 1  # remembered tokens know the old side
+            forget_game_players(game.id)
     signup.updated_at = now
     audit(session, game, principal, "signup_side", {"signup_id": signup.id, "side": checked}, now)
     return signup_json(signup)

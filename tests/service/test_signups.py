@@ -58,6 +58,7 @@ async def test_withdrawing_before_the_start_moves_the_waitlist_up(client: AsyncC
     a = await _sign(game, "甲")
     await _sign(game, "乙")
     c = await _sign(game, "丙")
+    assert ok(await game.get("/view", "甲"))["you"]["name"] == "甲"  # remembered from here on
     gone = ok(await game.delete(f"/signups/{a['id']}", "甲"))
     assert gone["status"] == "withdrawn"
     names = [p["name"] for p in gone["list"]["players"]]
@@ -124,11 +125,11 @@ async def test_names_are_checked_and_look_alikes_refused(client: AsyncClient) ->
 async def test_sign_ups_are_rate_limited_per_address(client: AsyncClient) -> None:
     game = await create_game(client, "team_battle", TB_SETTINGS)
     await _open(game)
-    for n in range(5):
+    for n in range(10):
         await _sign(game, f"p{n}x")
     body = await _sign(game, "one_more", status=429)
     assert body["code"] == "too_many_signups"
-    assert len(ok(await game.get("/signup"))["players"]) == 5
+    assert len(ok(await game.get("/signup"))["players"]) == 10
 
 
 async def test_a_cap_on_waiting_sign_ups(client: AsyncClient) -> None:
@@ -316,3 +317,25 @@ async def test_co_directors_act_under_their_name_within_their_scope(
     listed = ok(await game.get("/directors", "director"))
     revoked = {d["name"]: d["revoked_at"] is not None for d in listed}
     assert revoked == {"小助手": True, "审稿人": False}
+
+
+async def test_an_island_fills_by_sign_ups_and_starts_where_the_scenario_says(
+    client: AsyncClient,
+) -> None:
+    from tests.service.island_helpers import example_text, quiet_overrides
+
+    settings = {**quiet_overrides(), "start_placement": "random"}
+    game = await create_game(client, "island", settings, scenario=example_text())
+    listing = await _open(game)
+    assert listing["max_players"] == 6 and listing["sides"] == []  # the scenario's most
+    body = await _sign(game, "甲", status=422, side="A")
+    assert body["code"] == "bad_side"
+    for name in ("甲", "乙", "丙", "丁", "戊", "己"):
+        await _sign(game, name)
+    waiting = await _sign(game, "庚")
+    assert waiting["status"] == "waitlist"
+    started = await game.start()
+    assert started["status"] == "running" and len(started["players"]) == 6
+    names = ("甲", "乙", "丙", "丁", "戊", "己")
+    cells = [tuple((await game.view(name))["position"]) for name in names]
+    assert len(set(cells)) == 6  # each drawn from the seed onto a cell of their own
