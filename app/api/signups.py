@@ -118,13 +118,17 @@ async def post_signup_list(request: Request, game_id: str, token: Token) -> JSON
 )
 async def sign_up(request: Request, game_id: str, body: service.SignupBody) -> JSONResponse:
     """Sign up: 201 ``{"id", "status": "player" | "waitlist" | "pending", "token"}``; the
-    token is shown once and is the seat's player token."""
+    token is shown once and is the seat's player token. With an ``Idempotency-Key``, a
+    retry answers the first sign-up again."""
 
     async def inside(session: AsyncSession) -> Any:
         game = await load_game(session, game_id, lock=True)
         return await service.sign_up(session, game, body, now(request), address(request))
 
-    return await run(request, inside, 201)
+    # No token yet: an Idempotency-Key is kept per game and address (a phone retrying a
+    # sign-up it never saw answered gets its token back, and no second sign-up).
+    caller = f"signup:{game_id}:{address(request)}"
+    return await run(request, inside, 201, token=caller, idempotent=True)
 
 
 @router.get("/games/{game_id}/signups", response_model=list[Signup], responses=SIGNUP_ANY)

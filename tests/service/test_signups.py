@@ -339,3 +339,13 @@ async def test_an_island_fills_by_sign_ups_and_starts_where_the_scenario_says(
     names = ("甲", "乙", "丙", "丁", "戊", "己")
     cells = [tuple((await game.view(name))["position"]) for name in names]
     assert len(set(cells)) == 6  # each drawn from the seed onto a cell of their own
+
+
+async def test_a_retried_sign_up_answers_the_first_and_signs_up_once(client: AsyncClient) -> None:
+    game = await create_game(client, "team_battle", TB_SETTINGS)
+    await _open(game)
+    headers = {"Idempotency-Key": "phone-retry-1"}
+    first = ok(await client.post(f"{game.url}/signups", json={"name": "甲"}, headers=headers), 201)
+    again = ok(await client.post(f"{game.url}/signups", json={"name": "甲"}, headers=headers), 201)
+    assert again == first
+    assert len(ok(await game.get("/signup"))["players"]) == 1
