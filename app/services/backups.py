@@ -11,17 +11,18 @@ thread is told each time (a ``signup_list`` post).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import conflict, not_found
-from app.models import Game, Invite, PlayerRow
+from app.models import Game, Invite, PlayerRow, Timer
 from app.services import sessions
 from app.services.auth import Principal, forget_game_players, require_full_director
 from app.services.games import audit
+from app.services.seats import OFFER_TIMER
 from app.services.signup_models import SignupRow
 from app.services.signup_posts import post_notice
 from app.services.signups import (
@@ -32,8 +33,11 @@ from app.services.signups import (
     load_signup,
     promote,
     public_list,
+    settings_row,
     signup_json,
 )
+
+DEFAULT_OFFER_SECONDS = 86400
 
 
 async def remove_player(
@@ -127,15 +131,46 @@ async def withdraw_signup(
 
 
 async def offer(session: AsyncSession, game: Game, player: PlayerRow, now: datetime) -> str | None:
-    """The seat is offered to the first backup waiting; None: nobody is waiting."""
+    """The seat is offered to the first backup waiting; None: nobody is waiting. The offer
+    waits ``offer_seconds`` (a durable timer), then passes to the next."""
     for signup in await active_signups(session, game.id):
         if signup.status == "offered" and signup.player_id == player.id:
             return signup.name  # already offered
     for signup in await active_signups(session, game.id):
         if signup.status == "waitlist":
             signup.status, signup.player_id, signup.updated_at = "offered", player.id, now
+            row = await settings_row(session, game.id)
+            wait = row.offer_seconds if row is not None else DEFAULT_OFFER_SECONDS
+            session.add(
+                Timer(
+                    game_id=game.id,
+                    kind=OFFER_TIMER,
+                    key=signup.id,
+                    due_at=now + timedelta(seconds=wait),
+                    data={"player_id": player.id},
+                    extensions=0,
+                    created_at=now,
+                )
+            )
             return signup.name
     return None
+
+
+async def offer_expired(session: AsyncSession, game: Game, timer: Timer, now: datetime) -> None:
+    """A backup did not accept in time: the offer passes to the next, the thread is told."""
+    timer.done_at = now
+    signup = await session.get(SignupRow, timer.key)
+    if signup is None or signup.status != "offered" or signup.player_id is None:
+        return  # accepted or declined meanwhile
+    player = await session.get(PlayerRow, signup.player_id)
+    signup.status, signup.player_id, signup.updated_at = "withdrawn", None, now
+    await session.flush()
+    if player is None or game.status == "finished":
+        return
+    following = await offer(session, game, player, now)
+    audit(session, game, SYSTEM, "offer_expired", {"signup_id": signup.id}, now)
+    fields = {"seat": player.name, "backup": signup.name, "next": following}
+    await post_notice(session, game, "offer_passed", fields, now)
 
 
 async def accept(

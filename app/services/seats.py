@@ -30,7 +30,10 @@ from app.services.auth import forget_game_players
 from app.services.signup_models import SignupRow, SignupSettingsRow
 
 SIDE_DRAW = "signup_sides"  # the seed's step id for a drawn assignment
-CLOSE_TIMER = "signup_close"  # sign-ups' closing time (``signups.run_timer``)
+CLOSE_TIMER = "signup_close"  # sign-ups' closing time (``signup_settings.run_timer``)
+OFFER_TIMER = "signup_offer"  # a backup's offer running out (``backups.offer_expired``)
+# Timers of sign-ups: the scheduler runs them without the rules; no director's advance does.
+SIGNUP_TIMER_KINDS = (CLOSE_TIMER, OFFER_TIMER)
 
 
 def roster_range(game: Game) -> tuple[int, int | None]:

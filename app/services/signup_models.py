@@ -34,6 +34,7 @@ class SignupSettingsRow(Base):
     closes_at: Mapped[datetime | None]
     listed: Mapped[bool | None] = mapped_column(Boolean)  # None: listed while open
     side_assignment: Mapped[str] = mapped_column(String(16))  # preference | seed
+    offer_seconds: Mapped[int] = mapped_column(Integer)  # how long a backup's offer waits
     updated_at: Mapped[datetime]
 
 

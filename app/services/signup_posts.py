@@ -48,6 +48,10 @@ WORDS: dict[str, tuple[str, str]] = {
         "目前没有候补，导演会另找人接替。",
         "No backup is waiting; the director will find one.",
     ),
+    "offer_passed": (
+        "{backup} 没有及时接受 {seat} 的空位。{then}",
+        "{backup} did not take {seat}'s seat in time. {then}",
+    ),
     "backup_seated": ("候补 {backup} 已接替 {seat}。", "Backup {backup} has taken over {seat}."),
     "notice_title": ("替补", "Backups"),
 }
@@ -108,13 +112,11 @@ def notice_draft(key: str, fields: dict[str, Any], language: str) -> PostDraft:
         fmt = FORMATTERS[name]
         texts = []
         for english in _languages(language):
-            if key == "seat_dropped":
-                then = (
-                    _say("offered", english, backup=backup)
-                    if backup
-                    else _say("no_backup", english)
-                )
-                texts.append(_say(key, english, seat=fields["seat"], then=then))
+            if key in ("seat_dropped", "offer_passed"):
+                nxt = backup if key == "seat_dropped" else fields.get("next")
+                then = _say("offered", english, backup=nxt) if nxt else _say("no_backup", english)
+                named = {"seat": fields["seat"], "backup": backup, "then": then}
+                texts.append(_say(key, english, **named))
             else:
                 texts.append(_say(key, english, **fields))
         bodies[name] = str(fmt.lines(texts))

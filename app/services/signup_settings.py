@@ -14,13 +14,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.errors import conflict
 from app.models import AuditRow, Game, Timer
 from app.services.auth import Principal, require_director
+from app.services.backups import offer_expired
 from app.services.games import audit
-from app.services.seats import CLOSE_TIMER
+from app.services.seats import CLOSE_TIMER, OFFER_TIMER, SIGNUP_TIMER_KINDS
 from app.services.signup_models import SignupSettingsRow
 from app.services.signups import promote, public_list, settings_row
 
 TIMER_KIND = CLOSE_TIMER
-TIMER_KINDS = (TIMER_KIND,)
+TIMER_KINDS = SIGNUP_TIMER_KINDS
 
 
 class SignupSettings(BaseModel):
@@ -45,6 +46,13 @@ class SignupSettings(BaseModel):
     closes_at: AwareDatetime | None = Field(None, description="When sign-ups close by themselves.")
     listed: bool | None = Field(
         None, description="Listed on the home page; null: listed while sign-ups are open."
+    )
+    offer_seconds: int = Field(
+        86400,
+        ge=60,
+        le=30 * 86400,
+        description="After the start, how long a seat offered to a backup waits for them "
+        "to accept before it passes to the next.",
     )
     side_assignment: Literal["preference", "seed"] = Field(
         "preference",
@@ -74,6 +82,7 @@ async def put_settings(
     row.closes_at = body.closes_at
     row.listed = body.listed
     row.side_assignment = body.side_assignment
+    row.offer_seconds = body.offer_seconds
     row.updated_at = now
     await _aim_close_timer(session, game, row, now)
     await session.flush()
@@ -103,7 +112,11 @@ async def _aim_close_timer(
 
 
 async def run_timer(session: AsyncSession, game: Game, timer: Timer, now: datetime) -> None:
-    """The closing time came: sign-ups close (the list stays as it is)."""
+    """The closing time came: sign-ups close (the list stays as it is). Or a backup's
+    offer ran out (``backups.offer_expired``)."""
+    if timer.kind == OFFER_TIMER:
+        await offer_expired(session, game, timer, now)
+        return
     timer.done_at = now
     row = await settings_row(session, game.id)
     if row is not None and row.open and game.status == "setup":
@@ -141,6 +154,7 @@ async def set_listed(
             approval="auto",
             closes_at=None,
             side_assignment="preference",
+            offer_seconds=86400,
         )
         session.add(row)
     row.listed = listed

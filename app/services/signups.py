@@ -154,6 +154,7 @@ def settings_json(row: SignupSettingsRow) -> dict[str, Any]:
         "closes_at": row.closes_at.isoformat() if row.closes_at else None,
         "listed": row.listed,
         "side_assignment": row.side_assignment,
+        "offer_seconds": row.offer_seconds,
     }
 
 

@@ -36,6 +36,7 @@ def upgrade() -> None:
         sa.Column("closes_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("listed", sa.Boolean(), nullable=True),
         sa.Column("side_assignment", sa.String(length=16), nullable=False),
+        sa.Column("offer_seconds", sa.Integer(), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         _game_fk("signup_settings"),
         sa.PrimaryKeyConstraint("game_id", name=op.f("pk_signup_settings")),

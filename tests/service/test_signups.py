@@ -349,3 +349,28 @@ async def test_a_retried_sign_up_answers_the_first_and_signs_up_once(client: Asy
     again = ok(await client.post(f"{game.url}/signups", json={"name": "甲"}, headers=headers), 201)
     assert again == first
     assert len(ok(await game.get("/signup"))["players"]) == 1
+
+
+async def test_an_offer_not_taken_in_time_passes_to_the_next_backup(
+    client: AsyncClient, clock: FakeClock
+) -> None:
+    game = await create_game(client, "team_battle", TB_SETTINGS)
+    await _open(game, max_players=2, offer_seconds=3600)
+    await _sign(game, "甲", side="A")
+    await _sign(game, "乙", side="B")
+    first = await _sign(game, "丙")
+    second = await _sign(game, "丁")
+    await game.start()
+    seat = game.players["甲"]
+    ok(await game.post(f"/players/{seat['player_id']}/drop", "director"))
+    assert ok(await game.get(f"/signups/{first['id']}", "丙"))["status"] == "offered"
+    await tick(client, clock, 3601)
+    assert ok(await game.get(f"/signups/{first['id']}", "丙"))["status"] == "withdrawn"
+    assert ok(await game.get(f"/signups/{second['id']}", "丁"))["status"] == "offered"
+    problem(await game.post(f"/signups/{first['id']}/accept", "丙"), 409, "no_offer")
+    taken = ok(await game.post(f"/signups/{second['id']}/accept", "丁"))
+    assert taken["seat"] == "甲"
+    await tick(client, clock, 3601)  # the second offer's timer finds it taken: nothing moves
+    assert ok(await game.get("/view", "丁"))["you"]["id"] == seat["player_id"]
+    texts = [p["bodies"]["text"] for p in ok(await game.get("/posts", "director"))]
+    assert any("丙 没有及时接受" in t for t in texts)

@@ -67,6 +67,7 @@ def _settings_of(form: FormData, tz: str) -> signup_settings.SignupSettings:
             closes_at=closes,
             listed=None if listed_raw == "" else listed_raw == "1",
             side_assignment="seed" if form.get("side_assignment") == "seed" else "preference",
+            offer_seconds=(_number(form, "offer_hours") or 24) * 3600,
         )
     except ValidationError as error:
         problems = "; ".join(str(e["msg"]) for e in error.errors())

@@ -83,6 +83,10 @@ SIGNUP_WORDS: dict[str, tuple[str, str]] = {
     "su_listed_auto": ("报名开放期间列出", "While sign-ups are open"),
     "su_listed_yes": ("总是列出", "Always"),
     "su_listed_no": ("不列出", "Never"),
+    "su_offer_hours": (
+        "开局后空位留给候补几小时（过时转给下一位）",
+        "Hours a seat waits for a backup after the start (then the next)",
+    ),
     "su_assign": ("开局时的阵营", "Sides at the start"),
     "su_assign_preference": ("按意愿平衡", "Balanced from the wishes"),
     "su_assign_seed": ("用随机种子抽签", "Drawn from the seed"),
