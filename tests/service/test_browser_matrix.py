@@ -33,18 +33,23 @@ LANGS = ("zh", "en")
 ROLE_PAGES = {"director": "/director/{id}", "p1": "/play/{id}", "spectator": "/g/{id}"}
 # The sign-up page (issue 20), in the sign-up states, as a newcomer and as those signed up.
 SIGNUP_PAGE = "/g/{id}/signup"
-ROWS = [
-    (state, role, ROLE_PAGES[role])
-    for state in BUILDERS
-    for role in ROLE_PAGES
-    if role in roles_of(state)
-] + [
-    (state, role, SIGNUP_PAGE)
-    for state in BUILDERS
-    if "signup_" in state
-    for role in ("spectator", "p1", "p3")
-    if role in roles_of(state)
-]
+LOBBY = "/"
+ROWS = (
+    [
+        (state, role, ROLE_PAGES[role])
+        for state in BUILDERS
+        for role in ROLE_PAGES
+        if role in roles_of(state)
+    ]
+    + [
+        (state, role, SIGNUP_PAGE)
+        for state in BUILDERS
+        if "signup_" in state
+        for role in ("spectator", "p1", "p3")
+        if role in roles_of(state)
+    ]
+    + [("tb-signup_open", "spectator", LOBBY)]
+)  # the home page, listing the game
 
 # ``width``: the phone's; a mobile viewport may widen itself (innerWidth) to fit a wide page.
 WIDE = """(width) => {
@@ -90,7 +95,7 @@ def shots(db_kind: str) -> Shots:
 @pytest.mark.parametrize(
     ("state", "role", "where"),
     ROWS,
-    ids=[f"{s}-{r}" + ("-signup" if w == SIGNUP_PAGE else "") for s, r, w in ROWS],
+    ids=[f"{s}-{r}" + {SIGNUP_PAGE: "-signup", LOBBY: "-home"}.get(w, "") for s, r, w in ROWS],
 )
 async def test_a_state_fits_a_phone(
     world: World,
@@ -122,7 +127,7 @@ async def test_a_state_fits_a_phone(
         page = await context.new_page()
         path = where.format(id=built.game_id)
         answer = await page.goto(live + path, wait_until="load")
-        page_name = "-signup" if where == SIGNUP_PAGE else ""
+        page_name = {SIGNUP_PAGE: "-signup", LOBBY: "-home"}.get(where, "")
         await shots(page, f"{state}-{role}{page_name}-{lang}")
         status = answer.status if answer is not None else 0
         wide = await page.evaluate(WIDE, PHONE_390["width"])
