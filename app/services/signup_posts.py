@@ -24,7 +24,7 @@ from app.services.signups import public_list
 KIND = "signup_list"
 
 WORDS: dict[str, tuple[str, str]] = {
-    "title": ("报名名单：{title}", "Sign-ups: {title}"),
+    "title": ("【报名】{title}", "[Sign-ups] {title}"),
     "open": ("报名进行中。", "Sign-ups are open."),
     "closed": ("报名已截止。", "Sign-ups are closed."),
     "seats": ("已报名（{n}{cap}）：", "Signed up ({n}{cap}):"),
@@ -53,7 +53,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "{backup} did not take {seat}'s seat in time. {then}",
     ),
     "backup_seated": ("候补 {backup} 已接替 {seat}。", "Backup {backup} has taken over {seat}."),
-    "notice_title": ("替补", "Backups"),
+    "notice_title": ("【替补】{title}", "[Backups] {title}"),
 }
 
 
@@ -105,7 +105,7 @@ def signup_draft(listing: dict[str, Any], title: str, url: str, language: str) -
     return PostDraft(kind=KIND, title=_say("title", language == "en", title=title), bodies=bodies)
 
 
-def notice_draft(key: str, fields: dict[str, Any], language: str) -> PostDraft:
+def notice_draft(key: str, fields: dict[str, Any], language: str, title: str = "") -> PostDraft:
     backup = fields.get("backup")
     bodies = {}
     for name in FORMATS:
@@ -120,7 +120,8 @@ def notice_draft(key: str, fields: dict[str, Any], language: str) -> PostDraft:
             else:
                 texts.append(_say(key, english, **fields))
         bodies[name] = str(fmt.lines(texts))
-    return PostDraft(kind=KIND, title=_say("notice_title", language == "en"), bodies=bodies)
+    heading = _say("notice_title", language == "en", title=title)
+    return PostDraft(kind=KIND, title=heading, bodies=bodies)
 
 
 async def _post(session: AsyncSession, game: Game, make: Any, now: datetime) -> str:
@@ -137,7 +138,7 @@ async def post_notice(
 ) -> str:
     """A seat changed hands: the thread is told (reviewed like any post, if the director
     reviews posts)."""
-    return await _post(session, game, lambda lang: notice_draft(key, fields, lang), now)
+    return await _post(session, game, lambda lang: notice_draft(key, fields, lang, game.title), now)
 
 
 async def publish_list(
