@@ -16,7 +16,7 @@ from app.errors import AppError, forbidden, unauthorized
 from app.ids import could_be_id, new_id  # noqa: F401  (their home was here: old imports work)
 from app.models import PlayerRow, WebSession
 from app.rules.base import DIRECTOR, DIRECTOR_VIEWER, PUBLIC_VIEWER, Actor, Viewer
-from app.services.signup_models import CoDirectorRow
+from app.services.signup_models import CoDirectorRow, CoDirectorSessionRow
 
 
 def new_token(prefix: str) -> str:
@@ -174,7 +174,7 @@ async def _session_principal(
         )
     ).first()
     if found is None:
-        raise unauthorized()
+        return await _co_director_session(session, game, digest)
     web, row = found
     if web.role == "director":
         return Principal("director", via_session=True)
@@ -201,6 +201,26 @@ async def _co_director_principal(
     if row is None:
         raise unauthorized()
     return Principal("director", co_director=CoDirectorInfo(row.id, row.name, row.scope))
+
+
+async def _co_director_session(
+    session: AsyncSession, game: GameCredentials, digest: str
+) -> Principal:
+    """A co-director's console session (``codirectors.console_login``)."""
+    row = await session.scalar(
+        select(CoDirectorRow)
+        .join(CoDirectorSessionRow, CoDirectorSessionRow.co_director_id == CoDirectorRow.id)
+        .where(
+            CoDirectorSessionRow.token_hash == digest,
+            CoDirectorSessionRow.game_id == game.id,
+            CoDirectorSessionRow.revoked_at.is_(None),
+            CoDirectorRow.revoked_at.is_(None),
+        )
+    )
+    if row is None:
+        raise unauthorized()
+    info = CoDirectorInfo(row.id, row.name, row.scope)
+    return Principal("director", co_director=info, via_session=True)
 
 
 # Who a token belongs to is remembered, with the game's ``auth_epoch`` it was checked at:

@@ -11,7 +11,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import conflict, forbidden, not_found
@@ -19,6 +19,7 @@ from app.ids import new_id
 from app.models import Game
 from app.services.auth import (
     CO_DIRECTOR_PREFIX,
+    SESSION_PREFIX,
     Principal,
     forget_game_players,
     hash_token,
@@ -26,7 +27,7 @@ from app.services.auth import (
     require_director,
 )
 from app.services.games import audit
-from app.services.signup_models import CoDirectorRow
+from app.services.signup_models import CoDirectorRow, CoDirectorSessionRow
 from app.services.signups import checked_name
 
 MAX_CO_DIRECTORS = 20
@@ -129,9 +130,56 @@ async def revoke(
         raise not_found("协助导演", "co-director")
     if row.revoked_at is None:
         row.revoked_at = now
+        await session.execute(
+            update(CoDirectorSessionRow)
+            .where(
+                CoDirectorSessionRow.co_director_id == row.id,
+                CoDirectorSessionRow.revoked_at.is_(None),
+            )
+            .values(revoked_at=now)
+        )
         game.auth_epoch += 1
         forget_game_players(game.id)
         audit(
             session, game, principal, "co_director_revoked", {"id": row.id, "name": row.name}, now
         )
     return _json(row)
+
+
+async def console_login(session: AsyncSession, game: Game, token: str, now: datetime) -> str | None:
+    """A co-director's token exchanged for a console session (its secret, for the
+    director's cookie); None: no co-director of this game holds that token."""
+    row = await session.scalar(
+        select(CoDirectorRow).where(
+            CoDirectorRow.token_hash == hash_token(token),
+            CoDirectorRow.game_id == game.id,
+            CoDirectorRow.revoked_at.is_(None),
+        )
+    )
+    if row is None:
+        return None
+    secret = new_token(SESSION_PREFIX.rstrip("_"))
+    session.add(
+        CoDirectorSessionRow(
+            game_id=game.id,
+            co_director_id=row.id,
+            token_hash=hash_token(secret),
+            created_at=now,
+            revoked_at=None,
+        )
+    )
+    return secret
+
+
+async def end_console_session(
+    session: AsyncSession, game: Game, secret: str, now: datetime
+) -> None:
+    await session.execute(
+        update(CoDirectorSessionRow)
+        .where(
+            CoDirectorSessionRow.game_id == game.id,
+            CoDirectorSessionRow.token_hash == hash_token(secret),
+            CoDirectorSessionRow.revoked_at.is_(None),
+        )
+        .values(revoked_at=now)
+    )

@@ -74,3 +74,19 @@ class CoDirectorRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime]
     revoked_at: Mapped[datetime | None]
+
+
+class CoDirectorSessionRow(Base):
+    """A browser's console session as a co-director (the cookie holds the secret; only its
+    hash is stored), ended by signing out or by revoking the co-director."""
+
+    __tablename__ = "co_director_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    co_director_id: Mapped[str] = mapped_column(
+        ForeignKey("co_directors.id", ondelete="CASCADE"), index=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime]
+    revoked_at: Mapped[datetime | None]

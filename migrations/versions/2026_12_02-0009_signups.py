@@ -88,9 +88,35 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("co_directors", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_co_directors_game_id"), ["game_id"], unique=False)
+    op.create_table(
+        "co_director_sessions",
+        sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+        sa.Column("game_id", sa.String(length=32), nullable=False),
+        sa.Column("co_director_id", sa.String(length=32), nullable=False),
+        sa.Column("token_hash", sa.String(length=64), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
+        _game_fk("co_director_sessions"),
+        sa.ForeignKeyConstraint(
+            ["co_director_id"],
+            ["co_directors.id"],
+            name=op.f("fk_co_director_sessions_co_director_id_co_directors"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_co_director_sessions")),
+        sa.UniqueConstraint("token_hash", name=op.f("uq_co_director_sessions_token_hash")),
+    )
+    with op.batch_alter_table("co_director_sessions", schema=None) as batch_op:
+        batch_op.create_index(
+            batch_op.f("ix_co_director_sessions_game_id"), ["game_id"], unique=False
+        )
+        batch_op.create_index(
+            batch_op.f("ix_co_director_sessions_co_director_id"), ["co_director_id"], unique=False
+        )
 
 
 def downgrade() -> None:
+    op.drop_table("co_director_sessions")
     op.drop_table("co_directors")
     op.drop_table("signups")
     op.drop_table("signup_settings")

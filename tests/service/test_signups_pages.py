@@ -167,3 +167,40 @@ async def test_the_director_runs_sign_ups_from_the_console(
     bad = await post_form(laptop, f"/director/{game.id}/signups/settings", {"max_players": "x"})
     assert bad.status_code == 303
     assert "请填写有效的数字" in await console(laptop, game)
+
+
+async def test_a_co_director_signs_in_to_the_console_with_their_own_token(
+    client: AsyncClient, browser: Browser
+) -> None:
+    from tests.service.test_web_console_pages import console, text_of
+
+    game = await create_game(client, "team_battle", TB_SETTINGS)
+    ok(await game.put("/signup", "director", {"open": True, "approval": "director"}))
+    made = ok(await client.post(f"{game.url}/signups", json={"name": "甲"}), 201)
+    helper = ok(await game.post("/directors", "director", {"name": "小助手"}), 201)
+    reviewer = ok(
+        await game.post("/directors", "director", {"name": "审稿", "scope": "review"}), 201
+    )
+
+    laptop = browser()
+    await browse(laptop, f"/director/{game.id}")
+    signed = await post_form(laptop, f"/director/{game.id}/login", {"token": helper["token"]})
+    assert signed.status_code == 303
+    assert "报名设置" in await console(laptop, game)
+    approved = await post_form(laptop, f"/director/{game.id}/signups/{made['id']}/approve")
+    assert approved.status_code == 303
+    audit = ok(await game.get("/audit", "director"))
+    entry = next(a for a in audit if a["action"] == "signup_approved")
+    assert entry["actor"] == "co_director" and entry["payload"]["by"] == "小助手"
+
+    other = browser()
+    await browse(other, f"/director/{game.id}")
+    await post_form(other, f"/director/{game.id}/login", {"token": reviewer["token"]})
+    refused = await post_form(other, f"/director/{game.id}/signups/settings", {"open": "1"})
+    assert refused.status_code == 303
+    assert "只负责审稿" in text_of(await console(other, game))
+    assert ok(await game.get("/signup"))["approval"] == "director"  # nothing changed
+
+    ok(await game.delete(f"/directors/{helper['id']}", "director"))
+    page = await browse(laptop, f"/director/{game.id}")
+    assert 'name="token"' in page.text  # signed out: the sign-in form again

@@ -21,6 +21,7 @@ from app.api.security import (
 from app.errors import AppError
 from app.models import Game
 from app.publish.outbox import SERVICE_TIMER_KINDS
+from app.services import codirectors
 from app.services import director as director_service
 from app.services import games as games_service
 from app.services import pages as pages_service
@@ -167,6 +168,9 @@ async def director_login(request: Request, game_id: str) -> Response:
 
         async def login(session: AsyncSession) -> Any:
             game = await games_service.load_game(session, game_id)
+            co = await codirectors.console_login(session, game, token, now(request))
+            if co is not None:  # a co-director's own token (issue 20)
+                return co
             return await sessions_service.director_login(
                 session, game, token, request.app.state.settings.admin_token, now(request)
             )
@@ -193,6 +197,7 @@ async def director_logout(request: Request, game_id: str) -> Response:
             async def end(session: AsyncSession) -> None:
                 game = await games_service.load_game(session, game_id)
                 await sessions_service.end_session(session, game, token, now(request))
+                await codirectors.end_console_session(session, game, token, now(request))
 
             await transact(request, end)
     except AppError as error:
