@@ -48,6 +48,7 @@ TITLES: dict[int, tuple[str, str]] = {
     404: ("未找到", "Not found"),
     409: ("与规则或当前阶段冲突", "Conflict with the rules or the current phase"),
     422: ("请求内容格式有误", "Malformed request"),
+    429: ("请求过于频繁", "Too many requests"),
     500: ("服务器内部错误", "Internal server error"),
 }
 

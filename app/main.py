@@ -30,6 +30,7 @@ from app.api import (
     openapi,
     orders,
     publishing,
+    signups,
     stream,
     undo,
 )
@@ -346,6 +347,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(access.router)
     app.include_router(stream.router)
     app.include_router(archive.router)
+    app.include_router(signups.router)
     app.include_router(web_routes.router)
     app.mount("/static", StaticFiles(directory=web_routes.STATIC), name="static")
     openapi.install(app)

@@ -46,12 +46,15 @@ from app.errors import AppError
 from app.models import AuditRow, Game, Timer
 from app.publish import outbox
 from app.publish import service as publishing
+from app.services import signup_settings as signups
 from app.services.director import pause_clocks, timer_step, write_timer_steps
 from app.services.games import GameOptions
 from app.services.steps import TIMING_BROKEN, StepWrite, append_event, pending_timers
 from app.settings import Settings
 
 log = logging.getLogger("forumplay.scheduler")
+# Timers the scheduler runs without the game's rules (in any status of the game).
+_SERVICE_KINDS = (*outbox.SERVICE_TIMER_KINDS, *forum_reader.TIMER_KINDS, *signups.TIMER_KINDS)
 
 ERROR_TEXT_LIMIT = 2000
 
@@ -186,11 +189,13 @@ async def _run_timer(
     batch's), "ran" (done otherwise, or failed), "left" (its game is not running)."""
     assert timer.due_at is not None
     lateness = (now - timer.due_at).total_seconds()
-    if timer.kind in outbox.SERVICE_TIMER_KINDS or timer.kind in forum_reader.TIMER_KINDS:
-        _observe(timer.kind, game.id, lateness)  # publishing and the forum bridge: no ruleset
+    if timer.kind in _SERVICE_KINDS:
+        _observe(timer.kind, game.id, lateness)  # publishing, bridge, sign-ups: no ruleset
         try:
             async with _savepoint(session):
-                if timer.kind in forum_reader.TIMER_KINDS:
+                if timer.kind in signups.TIMER_KINDS:
+                    await signups.run_timer(session, game, timer, now)
+                elif timer.kind in forum_reader.TIMER_KINDS:
                     await forum_reader.run_timer(session, game, timer, now)  # reads after commit
                 else:
                     await publishing.run_service_timer(session, game, timer, now)

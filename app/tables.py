@@ -14,6 +14,7 @@ from app.bridge import models as _bridge_models  # noqa: F401
 from app.chat import models as _chat_models  # noqa: F401
 from app.models import Base
 from app.publish import models as _publish_models  # noqa: F401
+from app.services import signup_models as _signup_models  # noqa: F401
 
 METADATA: MetaData = Base.metadata
 

@@ -25,6 +25,7 @@ from app.errors import not_found
 from app.models import Game
 from app.services import idempotency
 from app.services.auth import SESSION_PREFIX, Principal, could_be_id, principal_for
+from app.services.codirectors import refuse_review_only
 from app.services.games import load_game
 
 _bearer = HTTPBearer(auto_error=False, description="A director, player or admin token.")
@@ -141,6 +142,7 @@ async def run_game(
     async def inside(session: AsyncSession) -> Any:
         game = await load_game(session, game_id, lock=lock)
         principal = await principal_for(session, game, token, admin_token)
+        refuse_review_only(principal, request.method, request.url.path)
         return await action(session, game, principal)
 
     return await run(
@@ -177,6 +179,7 @@ async def transact_game(
     async def inside(session: AsyncSession) -> Any:
         game = await load_game(session, game_id, lock=lock)
         principal = await principal_for(session, game, token, admin_token)
+        refuse_review_only(principal, request.method, request.url.path)
         return await action(session, game, principal)
 
     return await transact(request, inside, read_only=not lock)

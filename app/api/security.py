@@ -83,6 +83,20 @@ def clear_director_cookie(response: Response, request: Request, game_id: str) ->
     _clear(response, request, director_cookie_name(game_id))
 
 
+# A sign-up's own token (issue 20), for the sign-up page to show its status (waitlisted,
+# pending, offered a seat) and withdraw it; a seat taken is a player session besides.
+def signup_cookie_name(game_id: str) -> str:
+    return f"fp_u_{game_id}"
+
+
+def signup_token_from_cookie(request: Request, game_id: str) -> str | None:
+    return request.cookies.get(signup_cookie_name(game_id)) or None
+
+
+def set_signup_cookie(response: Response, request: Request, game_id: str, token: str) -> None:
+    _set(response, request, signup_cookie_name(game_id), token)
+
+
 def csrf_token(request: Request) -> str:
     """The browser's CSRF token: its cookie's value, or a new one that the response
     must then set (``ensure_csrf_cookie``)."""

@@ -52,6 +52,7 @@ PHRASES: dict[str, tuple[str, str]] = {
         "论坛账号 {who} 已绑定玩家「{name}」。",
         "Forum account {who} is now player “{name}”.",
     ),
+    "signup": ("{message}", "{message}"),  # a sign-up's answer, with the list (bridge/signups)
     "bad_code": (
         "这个绑定码无效或已经用过。请在玩家页面查看新的绑定码。",
         "That link code is unknown or already used. Your player page shows a new one.",

@@ -26,6 +26,7 @@ from app.bridge import replies
 from app.bridge.forums import reading_target, thread_of
 from app.bridge.models import ForumBridgeRow, ForumLinkRow, ForumPostRow
 from app.bridge.replies import Reply
+from app.bridge.signups import read_signup
 from app.bridge.text import CODE_ALPHABET, Reading, link_code, own_words, read_post
 from app.errors import AppError
 from app.models import Game, OrderRow, PlayerRow
@@ -122,6 +123,11 @@ async def process(session: AsyncSession, game: Game, message: ForumMessage, now:
     code = link_code(text)
     if code is not None:
         return await _link(session, game, bridge, row, message, code, now)
+    signed = await read_signup(session, game, author, text, now)  # "报名" / "退出"
+    if signed is not None:
+        row.outcome = signed[0]
+        await _reply(session, game, bridge, row, message, signed[1], now)
+        return row.outcome
     player = await _player_named(session, game.id, author)
     if player is None:
         return row.outcome  # an unlinked poster: passed over without a word

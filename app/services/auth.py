@@ -16,6 +16,7 @@ from app.errors import AppError, forbidden, not_found, unauthorized
 from app.ids import could_be_id, new_id  # noqa: F401  (their home was here: old imports work)
 from app.models import PlayerRow, WebSession
 from app.rules.base import DIRECTOR, DIRECTOR_VIEWER, PUBLIC_VIEWER, Actor, Viewer
+from app.services.signup_models import CoDirectorRow, CoDirectorSessionRow
 
 
 def new_token(prefix: str) -> str:
@@ -40,12 +41,25 @@ class PlayerInfo:
         return cls(id=row.id, game_id=row.game_id, name=row.name, side=row.side)
 
 
+@dataclass(frozen=True, slots=True)
+class CoDirectorInfo:
+    """A co-director of one game (``app/services/codirectors.py``)."""
+
+    id: str
+    name: str
+    scope: str  # all | review
+
+
 @dataclass(frozen=True)
 class Principal:
     role: Literal["director", "player", "public"]
     player: PlayerInfo | None = None
     via_admin: bool = False
     via_session: bool = False  # a browser's cookie, not a bearer token
+    # Who acted, for the audit, when it was not the director themself: a service acting
+    # on the director's behalf ("signup"), or a co-director (their own credentials).
+    label: str | None = None
+    co_director: CoDirectorInfo | None = None
 
     @property
     def viewer(self) -> Viewer:
@@ -65,7 +79,16 @@ class Principal:
 
     @property
     def audit_name(self) -> str:
+        if self.co_director is not None:
+            return "co_director"
+        if self.label is not None:
+            return self.label
         return "admin" if self.via_admin else self.role
+
+    @property
+    def review_only(self) -> bool:
+        """A co-director whose director let them review posts and nothing else."""
+        return self.co_director is not None and self.co_director.scope == "review"
 
 
 def is_admin(token: str | None, admin_token: str | None) -> bool:
@@ -105,6 +128,8 @@ async def principal_for(
     row = await session.scalar(
         select(PlayerRow).where(PlayerRow.token_hash == digest, PlayerRow.game_id == game.id)
     )
+    if row is None and token.startswith(CO_DIRECTOR_PREFIX):
+        return await _co_director_principal(session, game, digest)
     if row is None:
         _players.pop((game.id, digest), None)
         raise unauthorized()
@@ -157,13 +182,53 @@ async def _session_principal(
         )
     ).first()
     if found is None:
-        raise unauthorized()
+        return await _co_director_session(session, game, digest)
     web, row = found
     if web.role == "director":
         return Principal("director", via_session=True)
     if row is None:
         raise unauthorized()
     return Principal("player", player=PlayerInfo.of(row), via_session=True)
+
+
+CO_DIRECTOR_PREFIX = "fpc_"
+
+
+async def _co_director_principal(
+    session: AsyncSession, game: GameCredentials, digest: str
+) -> Principal:
+    """A co-director's token: never remembered between requests, so revoking it (a row
+    update) takes effect on every replica at once."""
+    row = await session.scalar(
+        select(CoDirectorRow).where(
+            CoDirectorRow.token_hash == digest,
+            CoDirectorRow.game_id == game.id,
+            CoDirectorRow.revoked_at.is_(None),
+        )
+    )
+    if row is None:
+        raise unauthorized()
+    return Principal("director", co_director=CoDirectorInfo(row.id, row.name, row.scope))
+
+
+async def _co_director_session(
+    session: AsyncSession, game: GameCredentials, digest: str
+) -> Principal:
+    """A co-director's console session (``codirectors.console_login``)."""
+    row = await session.scalar(
+        select(CoDirectorRow)
+        .join(CoDirectorSessionRow, CoDirectorSessionRow.co_director_id == CoDirectorRow.id)
+        .where(
+            CoDirectorSessionRow.token_hash == digest,
+            CoDirectorSessionRow.game_id == game.id,
+            CoDirectorSessionRow.revoked_at.is_(None),
+            CoDirectorRow.revoked_at.is_(None),
+        )
+    )
+    if row is None:
+        raise unauthorized()
+    info = CoDirectorInfo(row.id, row.name, row.scope)
+    return Principal("director", co_director=info, via_session=True)
 
 
 # Who a token belongs to is remembered, with the game's ``auth_epoch`` it was checked at:
@@ -190,6 +255,16 @@ def require_director(principal: Principal) -> None:
     require_known(principal)
     if principal.role != "director":
         raise _need("director", "导演")
+
+
+def require_full_director(principal: Principal) -> None:
+    """The director, or a co-director allowed everything (not one who only reviews)."""
+    require_director(principal)
+    if principal.review_only:
+        raise forbidden(
+            "你是只负责审稿的协助导演，不能执行此操作。",
+            "You are a co-director who reviews posts only; you may not do this.",
+        )
 
 
 def require_player(principal: Principal) -> PlayerInfo:

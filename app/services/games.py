@@ -29,6 +29,7 @@ from app.rules.documents import MAX_BYTES as MAX_SCENARIO_BYTES
 from app.rules.documents import DocumentError, check_size, check_values, read_document
 from app.rules.registry import get_ruleset
 from app.rules.types import Name, Seconds, Title
+from app.services import seats
 from app.services.auth import (
     Principal,
     hash_token,
@@ -193,6 +194,8 @@ def audit(
     payload: dict[str, Any],
     now: datetime,
 ) -> None:
+    if principal.co_director is not None:  # audited under the co-director's own name
+        payload = {**payload, "by": principal.co_director.name, "by_id": principal.co_director.id}
     session.add(
         AuditRow(
             game_id=game.id, actor=principal.audit_name, action=action, payload=payload, at=now
@@ -348,11 +351,14 @@ async def start_game(
         raise conflict("already_started", "游戏已经开始。", "The game has already started.")
     ruleset = get_ruleset(game.ruleset)
     settings = ruleset_settings(ruleset, game.settings)
+    await seats.prepare_start(session, game, now)  # enough players? sides from sign-ups
     players = roster_players(await roster(session, game))
     try:
         ruleset.validate_roster(settings, players)
     except RuleViolation as violation:
-        raise AppError.from_violation(violation) from None
+        error = AppError.from_violation(violation)
+        error.extra.setdefault("missing", seats.missing(game, len(players)))
+        raise error from None
     game.state = json_roundtrip(ruleset.initial_state(settings, players))
     game.status = "running"
     await run_step(session, game, STEP_START, DIRECTOR, {}, now)

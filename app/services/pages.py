@@ -10,46 +10,65 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Game, PlayerRow
 from app.publish import receipts
 from app.publish.models import DeliveryRow, PostRow, PublishingRow
 from app.rules.registry import get_ruleset
+from app.services import codirectors, publishing, signups
 from app.services import director as director_service
 from app.services import games as games_service
-from app.services import publishing
 from app.services import sessions as sessions_service
 from app.services.auth import Principal, require_director, require_player
+from app.services.signup_models import SignupSettingsRow
 
 FEED_LIMIT = 5000
 RECENT_POSTS = 20  # the console lists the newest posts, and every one that needs the director
 UNFINISHED = ("pending", "sending", "failed", "manual")
 
 
-async def public_games(session: AsyncSession, limit: int = 100) -> list[dict[str, Any]]:
-    """The newest games, as anyone may see them (archived ones are not listed)."""
-    games = (
-        await session.scalars(
-            select(Game)
-            .where(Game.archived_at.is_(None), Game.sandbox.is_(False))
+async def public_games(
+    session: AsyncSession, now: datetime, limit: int = 100
+) -> list[dict[str, Any]]:
+    """The lobby: the games whose director chose to list them (by default, while their
+    sign-ups are open), newest first, each with what it still needs. Archived games and
+    games nobody listed (a rehearsal, a duplicate, one never opened) are not shown."""
+    listed = or_(
+        SignupSettingsRow.listed.is_(True),
+        and_(
+            SignupSettingsRow.listed.is_(None),
+            SignupSettingsRow.open.is_(True),
+            Game.status == "setup",
+        ),
+    )
+    found = (
+        await session.execute(
+            select(Game, SignupSettingsRow)
+            .join(SignupSettingsRow, SignupSettingsRow.game_id == Game.id)
+            .where(Game.archived_at.is_(None), Game.sandbox.is_(False), listed)
             .order_by(Game.created_at.desc())
             .limit(limit)
         )
     ).all()
+    games = [(g, row) for g, row in found if signups.is_listed(row, g, now)]
     counts = dict(
         (
             await session.execute(
                 select(PlayerRow.game_id, func.count())
-                .where(PlayerRow.game_id.in_([g.id for g in games]))
+                .where(PlayerRow.game_id.in_([g.id for g, _ in games]))
                 .group_by(PlayerRow.game_id)
             )
         ).all()
     )
     out = []
-    for game in games:
+    for game, row in games:
         ruleset = get_ruleset(game.ruleset)
+        open_now = signups.is_open(row, game, now)
+        deadline = (await games_service.deadline_info(session, game))["deadline"]
+        if open_now and row.closes_at is not None:
+            deadline = row.closes_at.isoformat()
         out.append(
             {
                 "id": game.id,
@@ -60,6 +79,9 @@ async def public_games(session: AsyncSession, limit: int = 100) -> list[dict[str
                 "timezone": game.timezone,
                 "created_at": game.created_at,
                 "players": int(counts.get(game.id, 0)),
+                "signup_open": open_now,
+                "needed": await signups.needed(session, game, row) if open_now else 0,
+                "deadline": deadline,
             }
         )
     return out
@@ -89,7 +111,16 @@ async def _page(
 async def spectator_page(
     session: AsyncSession, game: Game, principal: Principal, now: datetime
 ) -> dict[str, Any]:
-    return await _page(session, game, Principal("public"), now)
+    page = await _page(session, game, Principal("public"), now)
+    page["signup"] = await signup_listing(session, game, now)
+    return page
+
+
+async def signup_listing(session: AsyncSession, game: Game, now: datetime) -> dict[str, Any] | None:
+    """The sign-up list a game's pages show while it is in setup (None: no sign-ups)."""
+    if game.status != "setup" or await signups.settings_row(session, game.id) is None:
+        return None
+    return await signups.public_list(session, game, now)
 
 
 async def player_page(
@@ -130,7 +161,21 @@ async def director_page(
     page["timers"] = await director_service.timers(session, game, principal)
     page["options"] = game.options
     page["publishing"] = await console_publishing(session, game, principal)
+    page["signups"] = await console_signups(session, game, principal, now)
     return page
+
+
+async def console_signups(
+    session: AsyncSession, game: Game, principal: Principal, now: datetime
+) -> dict[str, Any]:
+    """The console's sign-ups part: the settings, every sign-up, the co-directors."""
+    row = await signups.settings_row(session, game.id)
+    return {
+        "settings": None if row is None else signups.settings_json(row),
+        "list": await signups.public_list(session, game, now),
+        "rows": await signups.director_list(session, game, principal),
+        "co_directors": await codirectors.list_all(session, game, principal),
+    }
 
 
 async def console_publishing(

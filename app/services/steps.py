@@ -36,11 +36,13 @@ from app.publish.timers import DEADLINE_TIMER_KINDS, SERVICE_TIMER_KINDS
 from app.rules.base import Actor, Event, Outcome, RuleViolation, Step, TimerSpec, step_rng
 from app.rules.registry import get_ruleset
 from app.services import pg_batch
+from app.services.seats import SIGNUP_TIMER_KINDS
 
 
 def is_game_timer(timer: Timer) -> bool:
-    """A timer the ruleset runs (not a publishing timer: auto-publish, reminders)."""
-    return timer.kind not in SERVICE_TIMER_KINDS
+    """A timer the ruleset runs (not a publishing timer: auto-publish, reminders; nor a
+    sign-up's: closing time, a backup's offer)."""
+    return timer.kind not in SERVICE_TIMER_KINDS and timer.kind not in SIGNUP_TIMER_KINDS
 
 
 def canonical_json(value: Any) -> str:

@@ -321,6 +321,54 @@ def _tb_phase(upto: str) -> Callable[[World, str], Awaitable[State]]:
     return build
 
 
+# --- sign-ups (issue 20): players sign up on the page, not by invite -------------------------
+async def _sign_up_on_page(d: Driver, role: str) -> None:
+    """``role`` signs up on the game's sign-up page in a browser of their own."""
+    phone = d.new_client()
+    await browse(phone, f"/g/{d.g.id}/signup")
+    answer = await post_form(
+        phone, f"/g/{d.g.id}/signup", {"name": NAMES[ROLES_OF_PLAYERS.index(role)]}
+    )
+    assert answer.status_code == 303, (answer.status_code, answer.text[:300])
+    d.joined[role] = dict(phone.cookies)
+
+
+async def _signed_up(d: Driver, name: str, ruleset: str) -> State:
+    rows = ok(await d.g.get("/signups", "director"))
+    by_name = {row["name"]: row for row in rows}
+    for role in d.joined:
+        row = by_name[NAMES[ROLES_OF_PLAYERS.index(role)]]
+        d.g.players[role] = {"id": row["player_id"] or row["id"], "signup": row["id"]}
+    state = await d.state(name, ruleset)
+    state.ids.update(str(row["id"]) for row in rows)
+    return state
+
+
+def _signup_state(
+    seats: int, roles: tuple[str, ...], then: str = "", ruleset: str = "team_battle"
+) -> Callable[[World, str], Awaitable[State]]:
+    async def build(world: World, name: str) -> State:
+        d = world.driver()
+        if ruleset == "island":
+            await d.create("island", quiet_overrides(), scenario=example_text())
+        else:
+            await d.create("team_battle", {**TB_SETTINGS, "dice": "high"})
+        ok(await d.g.put("/signup", "director", {"open": True, "max_players": seats}))
+        for role in roles:
+            await _sign_up_on_page(d, role)
+        if then == "closed":
+            ok(await d.g.put("/signup", "director", {"open": False, "max_players": seats}))
+        if then == "offered":  # started; p1 leaves, the seat is offered to p3 (the backup)
+            await d.start()
+            rows = ok(await d.g.get("/signups", "director"))
+            seat = next(r for r in rows if r["name"] == NAMES[0])
+            ok(await d.g.post(f"/players/{seat['player_id']}/drop", "director"))
+            del d.joined["p1"]
+        return await _signed_up(d, name, ruleset)
+
+    return build
+
+
 async def tb_paused(world: World, name: str) -> State:
     d = await _tb(world, "command")
     ok(await d.g.post("/pause", "director"))
@@ -586,6 +634,11 @@ STATES: dict[str, tuple[Builder, tuple[str, ...]]] = {
     "tb-finished": (_tb_phase("finished"), TB4),
     "tb-undone": (tb_undone, TB4),
     "tb-sandbox": (tb_sandbox, TB4),
+    "tb-signup_open": (_signup_state(3, ("p1", "p2")), ("p1", "p2")),
+    "tb-signup_waitlisted": (_signup_state(2, ("p1", "p2", "p3")), ("p1", "p2", "p3")),
+    "tb-signup_closed": (_signup_state(2, ("p1", "p2"), "closed"), ("p1", "p2")),
+    "tb-signup_offered": (_signup_state(2, ("p1", "p2", "p3"), "offered"), ("p2", "p3")),
+    "is-signup_open": (_signup_state(6, ("p1",), ruleset="island"), ("p1",)),
     "is-setup_none": (is_setup_none, ()),
     "is-setup_some": (is_setup_some, ("p1",)),
     "is-setup_all": (is_setup_all, IS6),

@@ -31,7 +31,25 @@ PHONE_390 = {"width": 390, "height": 844}
 LANGS = ("zh", "en")
 # role -> the page that role reads in every state
 ROLE_PAGES = {"director": "/director/{id}", "p1": "/play/{id}", "spectator": "/g/{id}"}
-ROWS = [(state, role) for state in BUILDERS for role in ROLE_PAGES if role in roles_of(state)]
+# The sign-up page (issue 20), in the sign-up states, as a newcomer and as those signed up.
+SIGNUP_PAGE = "/g/{id}/signup"
+LOBBY = "/"
+ROWS = (
+    [
+        (state, role, ROLE_PAGES[role])
+        for state in BUILDERS
+        for role in ROLE_PAGES
+        if role in roles_of(state)
+    ]
+    + [
+        (state, role, SIGNUP_PAGE)
+        for state in BUILDERS
+        if "signup_" in state
+        for role in ("spectator", "p1", "p3")
+        if role in roles_of(state)
+    ]
+    + [("tb-signup_open", "spectator", LOBBY)]
+)  # the home page, listing the game
 
 # ``width``: the phone's; a mobile viewport may widen itself (innerWidth) to fit a wide page.
 WIDE = """(width) => {
@@ -74,7 +92,11 @@ def shots(db_kind: str) -> Shots:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize(("state", "role"), ROWS, ids=[f"{s}-{r}" for s, r in ROWS])
+@pytest.mark.parametrize(
+    ("state", "role", "where"),
+    ROWS,
+    ids=[f"{s}-{r}" + {SIGNUP_PAGE: "-signup", LOBBY: "-home"}.get(w, "") for s, r, w in ROWS],
+)
 async def test_a_state_fits_a_phone(
     world: World,
     chromium: Any,
@@ -83,6 +105,7 @@ async def test_a_state_fits_a_phone(
     shots: Shots,
     state: str,
     role: str,
+    where: str,
     lang: str,
 ) -> None:
     built = await world.state(state)
@@ -102,9 +125,10 @@ async def test_a_state_fits_a_phone(
         if cookies:
             await context.add_cookies(cookies)
         page = await context.new_page()
-        path = ROLE_PAGES[role].format(id=built.game_id)
+        path = where.format(id=built.game_id)
         answer = await page.goto(live + path, wait_until="load")
-        await shots(page, f"{state}-{role}-{lang}")
+        page_name = {SIGNUP_PAGE: "-signup", LOBBY: "-home"}.get(where, "")
+        await shots(page, f"{state}-{role}{page_name}-{lang}")
         status = answer.status if answer is not None else 0
         wide = await page.evaluate(WIDE, PHONE_390["width"])
     finally:

@@ -82,6 +82,10 @@ GAME_PAGES: dict[str, Page] = {
     "director_refused": Page(
         lambda s: f"/director/{s.game_id}/extend", ("director",), (), "POST", {"minutes": "0"}
     ),
+    "signup": Page(lambda s: f"/g/{s.game_id}/signup", ANYONE),  # issue 20, in every state
+    "signup_refused": Page(  # a look-alike of a name taken: back with the reason
+        lambda s: f"/g/{s.game_id}/signup", ("spectator",), ("signup_",), "POST", {"name": "张三"}
+    ),
     "sign_in_refused": Page(
         lambda s: f"/director/{s.game_id}/login", ("spectator",), (), "POST", {"token": "不是口令"}
     ),

@@ -255,6 +255,7 @@ async def test_a_game_under_way_is_not_deleted_and_a_finished_one_is_archived(
     assert "游戏进行中不能删除" in text_of(await console(laptop, game))
 
     ok(await game.post("/director/actions", "director", {"action": "end_game"}))
+    ok(await game.put("/listing", "director", {"listed": True}))  # the lobby lists chosen games
     home = await browse(laptop, "/")
     assert game.id in home.text
     archived = ok(await game.delete("", "director"))

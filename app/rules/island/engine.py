@@ -111,6 +111,14 @@ class IslandRuleset:
     view_model: ClassVar[type[BaseModel]] = IslandView
 
     # --- setup -------------------------------------------------------------------------
+    # Sign-ups (issue 20): island players have no side; where they start is the
+    # scenario's ``start_placement`` (listed positions, or drawn from the seed).
+    signup_sides: tuple[str, ...] = ()
+
+    def roster_range(self, settings: BaseModel) -> tuple[int, int | None]:
+        """How many players the scenario takes, (fewest, most) (IS-4)."""
+        return player_range(_settings(settings))
+
     def validate_player(
         self, settings: BaseModel, name: str, side: str | None, roster_size: int = 0
     ) -> None:

@@ -113,6 +113,14 @@ class TeamBattleRuleset:
             "response": None,
         }
 
+    # Sign-ups (issue 20): a player may ask for a side; the shell balances the sides
+    # from those wishes (or draws them from the seed) at the start.
+    signup_sides: tuple[str, ...] = tuple(SIDES)
+
+    def roster_range(self, settings: BaseModel) -> tuple[int, int | None]:
+        """How many players a game takes, (fewest, most or None): one per side at least."""
+        return len(SIDES), None
+
     def validate_player(
         self, settings: BaseModel, name: str, side: str | None, roster_size: int = 0
     ) -> None:

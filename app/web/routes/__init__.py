@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.web.routes import console, controls, new_game, player, public, publishing, safety
+from app.web.routes import (
+    console,
+    console_signups,
+    controls,
+    new_game,
+    player,
+    public,
+    publishing,
+    safety,
+    signup,
+)
 from app.web.routes.base import (
     STATIC,
     _order_schema,
@@ -18,7 +28,17 @@ from app.web.routes.player import _odds_draft
 
 router = APIRouter(include_in_schema=False)
 # In the order they are matched: the console's catch-all controls last.
-for part in (public, player, new_game, console, publishing, safety, controls):
+for part in (
+    public,
+    signup,
+    player,
+    new_game,
+    console,
+    console_signups,
+    publishing,
+    safety,
+    controls,
+):
     router.include_router(part.router)
 
 __all__ = [
@@ -26,6 +46,7 @@ __all__ = [
     "_odds_draft",
     "_order_schema",
     "console",
+    "console_signups",
     "controls",
     "failure_page",
     "is_page",
@@ -35,5 +56,6 @@ __all__ = [
     "publishing",
     "render",
     "router",
+    "signup",
     "templates",
 ]

@@ -22,6 +22,7 @@ from app.chat import bots as chat_bots
 from app.errors import AppError
 from app.models import Game
 from app.publish.outbox import SERVICE_TIMER_KINDS
+from app.services import codirectors
 from app.services import director as director_service
 from app.services import games as games_service
 from app.services import sessions as sessions_service
@@ -53,6 +54,7 @@ from app.web.routes.base import (
     see_other,
     validated,
 )
+from app.web.routes.console_signups import signup_closes_local
 from app.web.routes.public import _game_context
 from app.web.views.safety import safety_view
 
@@ -152,6 +154,9 @@ async def _console(request: Request, game_id: str) -> Response:
             if error
             else None,
             "typed": typed,
+            "signups": page.get("signups"),  # the sign-ups part (director_signups.html)
+            "signup_url": f"{origin}/g/{game_id}/signup",
+            "signup_closes_local": signup_closes_local(page.get("signups"), tz),
         }
     )
     response = render(
@@ -176,6 +181,9 @@ async def director_login(request: Request, game_id: str) -> Response:
 
         async def login(session: AsyncSession) -> Any:
             game = await games_service.load_game(session, game_id)
+            co = await codirectors.console_login(session, game, token, now(request))
+            if co is not None:  # a co-director's own token (issue 20)
+                return co
             return await sessions_service.director_login(
                 session, game, token, request.app.state.settings.admin_token, now(request)
             )
@@ -202,6 +210,7 @@ async def director_logout(request: Request, game_id: str) -> Response:
             async def end(session: AsyncSession) -> None:
                 game = await games_service.load_game(session, game_id)
                 await sessions_service.end_session(session, game, token, now(request))
+                await codirectors.end_console_session(session, game, token, now(request))
 
             await transact(request, end)
     except AppError as error:

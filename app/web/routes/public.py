@@ -36,13 +36,19 @@ router = APIRouter(include_in_schema=False)
 async def index(request: Request) -> Response:
     lang = language(request)
     t = translator(lang)
-    games = await transact(request, pages_service.public_games, read_only=True)
+    at = now(request)
+
+    async def lobby(session: AsyncSession) -> Any:
+        return await pages_service.public_games(session, at)
+
+    games = await transact(request, lobby, read_only=True)
     rows = [
         {
             **g,
             "ruleset_label": game_title(g["ruleset"], lang),
             "status_label": t(f"status_{g['status']}"),
             "created": views.local_time(g["created_at"], g["timezone"]),
+            "deadline_local": views.local_time(g["deadline"], g["timezone"]),
         }
         for g in games
     ]
@@ -69,6 +75,7 @@ def _game_context(page: dict[str, Any], lang: str) -> dict[str, Any]:
         "ruleset": ruleset,
         "in_play": in_play,
         "parts": game_pages(ruleset).spectator_parts(page, t, lang) if in_play else [],
+        "list": page.get("signup"),  # sign-ups while in setup (signup_list.html)
     }
     return context
 

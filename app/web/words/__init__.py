@@ -7,7 +7,8 @@ from app.web.words.console import CONSOLE_WORDS
 from app.web.words.pages import PAGE_WORDS
 from app.web.words.publishing import CHANNEL_HELP, CHANNEL_KINDS, CONFIG_LABELS, POST_KINDS
 from app.web.words.safety import SAFETY_WORDS
+from app.web.words.signups import SIGNUP_WORDS
 
-UI: dict[str, tuple[str, str]] = {**PAGE_WORDS, **CONSOLE_WORDS, **SAFETY_WORDS}
+UI: dict[str, tuple[str, str]] = {**PAGE_WORDS, **CONSOLE_WORDS, **SAFETY_WORDS, **SIGNUP_WORDS}
 
 __all__ = ["CHANNEL_HELP", "CHANNEL_KINDS", "CONFIG_LABELS", "POST_KINDS", "UI"]

@@ -14,6 +14,7 @@ POST_KINDS: dict[str, tuple[str, str]] = {
     "reminder": ("截止提醒", "Reminder"),
     "tally": ("统计", "Tally"),
     "notice": ("公告", "Notice"),
+    "signup_list": ("报名名单", "Sign-up list"),
     "events": ("动态", "Events"),  # the plain post of a game without post builders of its own
 }
 
