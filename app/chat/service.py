@@ -28,6 +28,7 @@ from app.chat import orders as dm
 from app.chat.base import Choice, Incoming
 from app.chat.bots import game_chat
 from app.chat.models import ChatAccountRow, ChatBotRow, ChatLinkRow, ChatSeenRow
+from app.chat.signups import GROUP_FIELDS, group_signup
 from app.chat.words import say
 from app.models import Game, PlayerRow
 from app.publish.models import ChannelRow
@@ -88,6 +89,9 @@ async def handle(
         return Answer(say("help", lang))
     if incoming.command == "link":
         return await _link(session, bot, account, incoming, now)
+    signed = await group_signup(session, bot, incoming, lang, now)
+    if signed is not None:  # 报名 / 退出 / 名单 in a game's group, linked or not
+        return Answer(signed)
     seats = [
         s for s in await links.links_of(session, bot.id, incoming.account) if s[2].status in ACTIVE
     ]
@@ -170,9 +174,6 @@ async def _link(
 
 
 Seat = tuple[ChatLinkRow, PlayerRow, Game]
-
-# The channel kinds that post into a chat group, and the config field naming the group.
-GROUP_FIELDS = {"onebot": "group_id", "telegram": "chat_id"}
 
 
 async def _games_group(session: AsyncSession, game_id: str, group: str | None) -> bool:
