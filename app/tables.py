@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sqlalchemy import MetaData
 
+from app.accounts import models as _account_models  # noqa: F401
 from app.bridge import models as _bridge_models  # noqa: F401
 from app.models import Base
 from app.publish import models as _publish_models  # noqa: F401

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.web.routes import console, controls, new_game, player, public, publishing
+from app.web.routes import accounts, console, controls, new_game, player, public, publishing
 from app.web.routes.base import (
     STATIC,
     _order_schema,
@@ -18,11 +18,12 @@ from app.web.routes.player import _odds_draft
 
 router = APIRouter(include_in_schema=False)
 # In the order they are matched: the console's catch-all controls last.
-for part in (public, player, new_game, console, publishing, controls):
+for part in (public, accounts, player, new_game, console, publishing, controls):
     router.include_router(part.router)
 
 __all__ = [
     "STATIC",
+    "accounts",
     "_odds_draft",
     "_order_schema",
     "console",
