@@ -75,3 +75,9 @@ def record_not_shared() -> AppError:
         "这位玩家没有账户，或没有公开其游戏记录。",
         "This player has no account, or does not share their record.",
     )
+
+
+def name_needed() -> AppError:
+    return AppError(
+        422, "name_needed", "请填写名字：导演会看到它。", "Please give a name: directors see it."
+    )

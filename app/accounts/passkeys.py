@@ -35,7 +35,7 @@ from webauthn.helpers.structs import (
 )
 
 from app.accounts import service
-from app.accounts.errors import ceremony_expired, passkey_failed, too_many_attempts
+from app.accounts.errors import ceremony_expired, name_needed, passkey_failed, too_many_attempts
 from app.accounts.models import Account, Passkey, PasskeyChallenge
 from app.limits import SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS
 
@@ -95,6 +95,8 @@ async def register_begin(
 ) -> dict[str, Any]:
     """Options for ``navigator.credentials.create``: a new account named ``name``, or (signed
     in) another passkey for ``account``."""
+    if account is None and not name.strip():
+        raise name_needed()
     handle = account.user_handle if account else bytes_to_base64url(secrets.token_bytes(32))
     existing: list[PublicKeyCredentialDescriptor] = []
     if account is not None:
@@ -105,7 +107,7 @@ async def register_begin(
     options = generate_registration_options(
         rp_id=rp.id,
         rp_name=RP_NAME,
-        user_name=account.name if account else name,
+        user_name=account.name if account else name.strip(),
         user_id=base64url_to_bytes(handle),
         authenticator_selection=AuthenticatorSelectionCriteria(
             resident_key=ResidentKeyRequirement.REQUIRED,
@@ -118,7 +120,7 @@ async def register_begin(
             challenge=bytes_to_base64url(options.challenge),
             purpose="register",
             account_id=account.id if account else None,
-            name=None if account else name,
+            name=None if account else name.strip(),
             user_handle=handle,
             client=client[:64],
             created_at=now,

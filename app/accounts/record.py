@@ -19,26 +19,29 @@ from app.accounts.models import Account, AccountSeat
 from app.models import EventRow, Game, StepRow
 from app.rules.base import STEP_DIRECTOR, STEP_ORDER, STEP_READY, STEP_REVISE, STEP_TIMER
 from app.services.auth import Principal, require_director
+from app.services.games import deadline_timer_kinds
 
-# The timers that close a phase: a deadline a player is expected to meet.
-DEADLINE_TIMERS = frozenset({"phase", "midnight"})
 _ACTS = frozenset({STEP_ORDER, STEP_REVISE, STEP_READY})
 
 
-def _is_deadline(step: StepRow) -> bool:
+def _is_deadline(step: StepRow, timer_kinds: tuple[str, ...]) -> bool:
     if step.kind == STEP_TIMER:
-        return str(step.payload.get("kind")) in DEADLINE_TIMERS
+        return str(step.payload.get("kind")) in timer_kinds
     return step.kind == STEP_DIRECTOR and step.payload.get("action") == "close_phase"
 
 
-def deadlines_met(steps: list[StepRow], player_id: str) -> tuple[int, int]:
-    """(deadlines met, deadlines) of one seat, from a game's steps in order."""
+def deadlines_met(
+    steps: list[StepRow], player_id: str, timer_kinds: tuple[str, ...]
+) -> tuple[int, int]:
+    """(deadlines met, deadlines) of one seat, from a game's steps in order; a deadline is
+    a timer of the kinds its game declares (``deadline_timer_kinds``) or the director
+    closing the phase."""
     met = total = 0
     acted = False
     for step in steps:
         if step.kind in _ACTS and step.actor_player_id == player_id:
             acted = True
-        elif _is_deadline(step):
+        elif _is_deadline(step, timer_kinds):
             total += 1
             met += acted
             acted = False
@@ -79,7 +82,7 @@ async def account_record(session: AsyncSession, account_id: str) -> dict[str, An
                 select(StepRow).where(StepRow.game_id == game.id).order_by(StepRow.seq)
             )
         ).all()
-        seat_met, seat_total = deadlines_met(list(steps), seat.seat)
+        seat_met, seat_total = deadlines_met(list(steps), seat.seat, deadline_timer_kinds(game))
         met += seat_met
         total += seat_total
     return {

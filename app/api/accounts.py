@@ -26,7 +26,9 @@ Credential = Annotated[dict[str, Any], Body(description="The credential's toJSON
 
 
 class NewAccount(BaseModel):
-    name: str = Field(min_length=1, max_length=100, description="How directors see you.")
+    name: str = Field(
+        "", max_length=100, description="How directors see you (a new account needs one)."
+    )
 
 
 class Recovery(BaseModel):

@@ -84,7 +84,7 @@ async def account_page(request: Request) -> Response:
         request,
         "account.html",
         {
-            **section,
+            "mine": section,
             "account": account,
             "record": found["record"],
             "shown_codes": flash.get("codes"),
