@@ -32,7 +32,7 @@ from app.accounts.models import (
 )
 from app.errors import not_found
 from app.ids import new_id
-from app.models import Game, PlayerRow, WebSession
+from app.models import EventRow, Game, PlayerRow, WebSession
 from app.services.auth import SESSION_PREFIX, hash_token, new_token
 
 ACCOUNT_COOKIE = "fp_a"
@@ -104,6 +104,43 @@ def _seat(game: Game, role: str, player: PlayerRow | None, seat: str) -> dict[st
     }
 
 
+async def handed_over(session: AsyncSession, seats: list[AccountSeat]) -> set[int]:
+    """The account's player seats the director has since given to someone else (replaced):
+    the account no longer holds them (they count as dropped in its record)."""
+    players = [s for s in seats if s.role == "player"]
+    if not players:
+        return set()
+    events = (
+        await session.execute(
+            select(EventRow.game_id, EventRow.data, EventRow.at).where(
+                EventRow.game_id.in_({s.game_id for s in players}),
+                EventRow.kind == "player_replaced",
+            )
+        )
+    ).all()
+    latest: dict[tuple[str, str], datetime] = {}
+    for game_id, data, at in events:
+        key = (game_id, str(data.get("player_id")))
+        latest[key] = max(at, latest.get(key, at))
+    return {
+        s.id
+        for s in players
+        if (s.game_id, s.seat) in latest and latest[(s.game_id, s.seat)] >= s.created_at
+    }
+
+
+async def live_seats(
+    session: AsyncSession, account_id: str, game_id: str | None = None
+) -> list[AccountSeat]:
+    """The seats the account holds now (not handed over), in one game or all."""
+    query = select(AccountSeat).where(AccountSeat.account_id == account_id)
+    if game_id is not None:
+        query = query.where(AccountSeat.game_id == game_id)
+    seats = list((await session.scalars(query)).all())
+    gone = await handed_over(session, seats)
+    return [s for s in seats if s.id not in gone]
+
+
 async def account_seats(session: AsyncSession, account_id: str) -> list[dict[str, Any]]:
     rows = (
         await session.execute(
@@ -113,7 +150,12 @@ async def account_seats(session: AsyncSession, account_id: str) -> list[dict[str
             .where(AccountSeat.account_id == account_id, Game.archived_at.is_(None))
         )
     ).all()
-    return [_seat(game, seat.role, player, seat.seat) for seat, game, player in rows]
+    gone = await handed_over(session, [seat for seat, _, _ in rows])
+    return [
+        _seat(game, seat.role, player, seat.seat)
+        for seat, game, player in rows
+        if seat.id not in gone
+    ]
 
 
 def merge_seats(*lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -140,24 +182,32 @@ async def my_games(
 async def bind_seats(
     session: AsyncSession, account_id: str, cookies: Mapping[str, str], now: datetime
 ) -> int:
-    """Bind the seats behind the browser's game sessions to the account; how many were new."""
+    """Bind the seats behind the browser's game sessions to the account; how many were new.
+    A seat handed over and now given back to this person (a new invite) is bound afresh."""
     held = await seats_of_sessions(session, held_sessions(cookies))
-    known = {(s["game_id"], s["role"], s["seat"]) for s in await account_seats(session, account_id)}
+    rows = list(
+        await session.scalars(select(AccountSeat).where(AccountSeat.account_id == account_id))
+    )
+    gone = await handed_over(session, rows)
+    known = {(r.game_id, r.role, r.seat): r for r in rows}
     added = 0
     for seat in held:
         key = (seat["game_id"], seat["role"], seat["seat"])
-        if key in known:
+        row = known.get(key)
+        if row is not None:
+            if row.id in gone:
+                row.created_at = now
+                added += 1
             continue
-        known.add(key)
-        session.add(
-            AccountSeat(
-                account_id=account_id,
-                game_id=seat["game_id"],
-                role=seat["role"],
-                seat=seat["seat"],
-                created_at=now,
-            )
+        row = AccountSeat(
+            account_id=account_id,
+            game_id=seat["game_id"],
+            role=seat["role"],
+            seat=seat["seat"],
+            created_at=now,
         )
+        session.add(row)
+        known[key] = row
         added += 1
     return added
 
@@ -167,13 +217,7 @@ async def open_seat(
 ) -> tuple[str, str]:
     """A fresh per-game session for one of the account's seats on this device:
     (which cookie: player | director, its secret)."""
-    seat = await session.scalar(
-        select(AccountSeat).where(
-            AccountSeat.account_id == account_id,
-            AccountSeat.game_id == game_id,
-            AccountSeat.role == role,
-        )
-    )
+    seat = next((s for s in await live_seats(session, account_id, game_id) if s.role == role), None)
     if seat is None:
         raise not_found()
     is_player = seat.role == "player"

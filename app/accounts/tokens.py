@@ -17,8 +17,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.accounts import service
 from app.accounts.errors import bad_scopes, scope_forbidden
-from app.accounts.models import AccountSeat, AccountToken
+from app.accounts.models import AccountToken
 from app.errors import not_found, unauthorized
 from app.ids import new_id
 from app.models import PlayerRow
@@ -67,13 +68,7 @@ async def resolve(session: AsyncSession, game: GameCredentials, digest: str) -> 
     )
     if token is None:
         raise unauthorized()
-    seats = (
-        await session.scalars(
-            select(AccountSeat).where(
-                AccountSeat.account_id == token.account_id, AccountSeat.game_id == game.id
-            )
-        )
-    ).all()
+    seats = await service.live_seats(session, token.account_id, game.id)
     if not seats:
         raise unauthorized()
     scopes = set(token.scopes)
