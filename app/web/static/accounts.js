@@ -59,7 +59,7 @@
     addButton.addEventListener("click", () =>
       run(async () => {
         await register("");
-        window.location.assign("/me#passkeys");
+        window.location.reload();
       })
     );
   }
