@@ -7,12 +7,17 @@ ceremonies run in Chromium with its virtual authenticator in ``test_accounts_bro
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from httpx import AsyncClient
 
 from app.accounts.service import ACCOUNT_COOKIE
 from app.clock import FakeClock
 from app.limits import SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS
+from app.web.messages import LANG_COOKIE
 from tests.service.helpers import bearer, ok, problem, team_battle
+from tests.service.page_text import problems
 from tests.service.passkey_helpers import AccountBrowser, SoftPasskey
 from tests.service.test_web_sessions import invite
 from tests.service.web_helpers import Browser, browse, join, post_form
@@ -195,3 +200,48 @@ async def test_a_deleted_account_leaves_its_seats_as_plain_seats(
     assert [g["role"] for g in await phone.my_games()] == ["player"]  # its session too
     laptop = AccountBrowser(browser())
     problem(await laptop.sign_in(passkey), 400, "passkey_failed")
+
+
+async def test_signing_in_binds_the_seats_this_browser_holds(
+    client: AsyncClient, browser: Browser
+) -> None:
+    game = await team_battle(client)
+    passkey = SoftPasskey()
+    ok(await AccountBrowser(browser()).register("Ann", passkey), 201)
+    desk = AccountBrowser(browser())
+    await browse(desk.http, f"/director/{game.id}")
+    await post_form(desk.http, f"/director/{game.id}/login", {"token": game.director})
+    assert ok(await desk.sign_in(passkey))["bound"] == 1
+    phone = AccountBrowser(browser())
+    ok(await phone.sign_in(passkey))
+    assert [(g["game_id"], g["role"]) for g in await phone.my_games()] == [(game.id, "director")]
+    opened = await post_form(phone.http, f"/me/open/{game.id}", {"role": "director"})
+    assert opened.headers["location"] == f"/director/{game.id}"
+    assert "导演" in (await browse(phone.http, f"/director/{game.id}")).text
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_the_account_pages_read_clean_signed_in(
+    client: AsyncClient, browser: Browser, lang: str
+) -> None:
+    """The page matrix's checks on the pages only a signed-in account sees: no None, no
+    raw ids or codes, no English in the Chinese page; a new token and codes shown once."""
+    game = await team_battle(client)
+    phone = AccountBrowser(browser())
+    phone.http.cookies.set(LANG_COOKIE, lang)
+    await join(phone.http, await invite(game, "a1"))
+    ok(await phone.register("Ann", SoftPasskey()), 201)
+    await browse(phone.http, "/me")
+    made = await post_form(phone.http, "/me/tokens", {"name": "bot", "scopes": ["read", "play"]})
+    assert made.status_code == 303
+    shown = await browse(phone.http, "/me")
+    token = re.search(r"fpa_[A-Za-z0-9_-]+", shown.text)
+    assert token is not None
+    assert token.group(0) not in (await browse(phone.http, "/me")).text  # shown once
+    await post_form(phone.http, "/me/recovery-codes")
+    codes_page = await browse(phone.http, "/me")
+    assert len(re.findall(r"<li><code>[0-9a-f-]{19}</code></li>", codes_page.text)) == 8
+    for page in (shown, codes_page, await browse(phone.http, "/")):
+        assert page.status_code == 200
+        found = problems(page.text, lang, {game.id, game.players["a1"]["id"]})
+        assert not found, found
