@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Request
@@ -15,13 +16,13 @@ from app.accounts import passkeys, service, tokens
 from app.accounts.models import Account
 from app.accounts.record import account_record, sign_up_record
 from app.api.deps import CHECKED_IDS, Token, _bearer, now, run, run_game, transact
-from app.api.problems import GAME_READ, problems
+from app.api.problems import problems
 from app.api.security import CSRF_HEADER, SAFE_METHODS, check_csrf, is_https
 from app.models import Game
 from app.services.auth import Principal
 
 router = APIRouter(prefix="/api/v1", tags=["accounts"])
-ACCOUNT = problems(400, 401, 403, 404, 409, 422, 429)
+ACCOUNT = problems(400, 401, 403, 404, 409, 422, 429, 503)
 Credential = Annotated[dict[str, Any], Body(description="The credential's toJSON().")]
 
 
@@ -42,6 +43,61 @@ class NewToken(BaseModel):
 
 class AccountSettings(BaseModel):
     share_record: bool = Field(description="Directors reviewing your sign-ups see your record.")
+
+
+class PasskeyOptions(BaseModel):
+    """WebAuthn Level 3 JSON options, for ``parseCreationOptionsFromJSON`` /
+    ``parseRequestOptionsFromJSON``."""
+
+    publicKey: dict[str, Any]  # noqa: N815 - the WebAuthn JSON name
+
+
+class AccountRef(BaseModel):
+    id: str
+    name: str
+
+
+class Registered(BaseModel):
+    account: AccountRef
+    recovery_codes: list[str] | None = Field(
+        None, description="A new account's recovery codes: shown this once."
+    )
+
+
+class SignedIn(BaseModel):
+    account: AccountRef
+    bound: int = Field(description="Seats of this browser newly bound to the account.")
+
+
+class PasskeyInfo(BaseModel):
+    id: int
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+class TokenInfo(BaseModel):
+    id: str
+    name: str
+    scopes: list[str]
+    created_at: datetime
+
+
+class AccountDetails(BaseModel):
+    id: str
+    name: str
+    share_record: bool
+    created_at: datetime
+    passkeys: list[PasskeyInfo]
+    tokens: list[TokenInfo]
+    recovery_codes_left: int
+
+
+class RecoveryCodes(BaseModel):
+    recovery_codes: list[str] = Field(description="Shown this once.")
+
+
+class Done(BaseModel):
+    done: bool = True
 
 
 class MyGame(BaseModel):
@@ -113,7 +169,7 @@ async def signed_in_account(
 
 
 # --- passkey ceremonies -----------------------------------------------------------------------
-@router.post("/accounts/passkeys/register/begin", responses=ACCOUNT)
+@router.post("/accounts/passkeys/register/begin", response_model=PasskeyOptions, responses=ACCOUNT)
 async def register_begin(request: Request, body: NewAccount) -> JSONResponse:
     """Options to create a passkey: a new account, or (signed in) another passkey."""
     _browser_post(request)
@@ -127,7 +183,12 @@ async def register_begin(request: Request, body: NewAccount) -> JSONResponse:
     return await run(request, action)
 
 
-@router.post("/accounts/passkeys/register/finish", status_code=201, responses=ACCOUNT)
+@router.post(
+    "/accounts/passkeys/register/finish",
+    status_code=201,
+    response_model=Registered,
+    responses=ACCOUNT,
+)
 async def register_finish(request: Request, credential: Credential) -> JSONResponse:
     """Keep the new passkey; a new account is signed in and shown its recovery codes once."""
     _browser_post(request)
@@ -154,7 +215,7 @@ async def register_finish(request: Request, credential: Credential) -> JSONRespo
     return response
 
 
-@router.post("/accounts/passkeys/login/begin", responses=ACCOUNT)
+@router.post("/accounts/passkeys/login/begin", response_model=PasskeyOptions, responses=ACCOUNT)
 async def login_begin(request: Request) -> JSONResponse:
     """Options to sign in with any passkey of this site."""
     _browser_post(request)
@@ -181,7 +242,7 @@ async def _sign_in(request: Request, account_of: Any) -> JSONResponse:
     return response
 
 
-@router.post("/accounts/passkeys/login/finish", responses=ACCOUNT)
+@router.post("/accounts/passkeys/login/finish", response_model=SignedIn, responses=ACCOUNT)
 async def login_finish(request: Request, credential: Credential) -> JSONResponse:
     """Sign in: a new session cookie, and the seats this browser holds bound to the account."""
     _browser_post(request)
@@ -192,7 +253,7 @@ async def login_finish(request: Request, credential: Credential) -> JSONResponse
     return await _sign_in(request, account_of)
 
 
-@router.post("/accounts/recovery", responses=ACCOUNT)
+@router.post("/accounts/recovery", response_model=SignedIn, responses=ACCOUNT)
 async def recover(request: Request, body: Recovery) -> JSONResponse:
     """Sign in with a recovery code (spent): then add a passkey for this device."""
     _browser_post(request)
@@ -207,20 +268,20 @@ async def recover(request: Request, body: Recovery) -> JSONResponse:
     return await _sign_in(request, account_of)
 
 
-@router.post("/accounts/signout", status_code=204, responses=ACCOUNT)
+@router.post("/accounts/signout", response_model=Done, responses=ACCOUNT)
 async def sign_out(request: Request) -> Response:
     """End this browser's account session (its game sessions stay)."""
     _browser_post(request)
     secret = account_cookie(request)
     if secret:
         await transact(request, lambda s: service.end_session(s, secret, now(request)))
-    response = Response(status_code=204)
+    response = JSONResponse({"done": True})
     response.delete_cookie(service.ACCOUNT_COOKIE, path="/", httponly=True, samesite="lax")
     return response
 
 
 # --- the account ------------------------------------------------------------------------------
-@router.get("/me", responses=ACCOUNT)
+@router.get("/me", response_model=AccountDetails, responses=ACCOUNT)
 async def me(request: Request) -> JSONResponse:
     """The signed-in account: its passkeys, tokens and settings."""
 
@@ -258,7 +319,7 @@ async def my_games(request: Request, credentials: BearerCredentials) -> JSONResp
     return await run(request, action, read_only=True)
 
 
-@router.put("/me/settings", responses=ACCOUNT)
+@router.put("/me/settings", response_model=AccountSettings, responses=ACCOUNT)
 async def settings(request: Request, body: AccountSettings) -> JSONResponse:
     """Whether directors reviewing your sign-ups may see your record."""
 
@@ -270,7 +331,7 @@ async def settings(request: Request, body: AccountSettings) -> JSONResponse:
     return await run(request, action)
 
 
-@router.post("/me/recovery-codes", status_code=201, responses=ACCOUNT)
+@router.post("/me/recovery-codes", status_code=201, response_model=RecoveryCodes, responses=ACCOUNT)
 async def recovery_codes(request: Request) -> JSONResponse:
     """New recovery codes, shown once; the earlier ones stop working."""
 
@@ -281,7 +342,7 @@ async def recovery_codes(request: Request) -> JSONResponse:
     return await run(request, action, status_code=201)
 
 
-@router.delete("/me", status_code=204, responses=ACCOUNT)
+@router.delete("/me", response_model=Done, responses=ACCOUNT)
 async def delete_me(request: Request) -> Response:
     """Delete the account; its seats stay in their games as plain seats."""
 
@@ -289,7 +350,7 @@ async def delete_me(request: Request) -> Response:
         await service.delete_account(session, await signed_in_account(request, session))
 
     await transact(request, action)
-    response = Response(status_code=204)
+    response = JSONResponse({"done": True})
     response.delete_cookie(service.ACCOUNT_COOKIE, path="/", httponly=True, samesite="lax")
     return response
 
@@ -317,7 +378,7 @@ async def create_token(request: Request, body: NewToken) -> JSONResponse:
     return await run(request, action, status_code=201)
 
 
-@router.delete("/me/tokens/{token_id}", status_code=204, responses=ACCOUNT)
+@router.delete("/me/tokens/{token_id}", response_model=Done, responses=ACCOUNT)
 async def revoke_token(request: Request, token_id: str) -> Response:
     """Revoke a personal token: it stops working at once."""
 
@@ -326,14 +387,14 @@ async def revoke_token(request: Request, token_id: str) -> Response:
         await tokens.revoke_token(session, account.id, token_id, now(request))
 
     await transact(request, action)
-    return Response(status_code=204)
+    return JSONResponse({"done": True})
 
 
 # --- the director's view of a sign-up ---------------------------------------------------------
 @router.get(
     "/games/{game_id}/players/{player_id}/record",
     response_model=SignUpRecord,
-    responses=GAME_READ,
+    responses=problems(401, 403, 404, 422, 503),
     dependencies=CHECKED_IDS,
 )
 async def player_record(
