@@ -10,11 +10,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from httpx import AsyncClient
+from httpx import ASGITransport, AsyncClient
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from app.accounts.passkeys import relying_party
 from app.accounts.service import ACCOUNT_COOKIE
 from app.clock import FakeClock
 from app.limits import SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS
+from app.main import create_app
+from app.settings import Settings
 from app.web.messages import LANG_COOKIE
 from tests.service.helpers import bearer, ok, problem, team_battle
 from tests.service.page_text import problems
@@ -245,3 +249,25 @@ async def test_the_account_pages_read_clean_signed_in(
         assert page.status_code == 200
         found = problems(page.text, lang, {game.id, game.players["a1"]["id"]})
         assert not found, found
+
+
+def test_the_relying_party_is_the_public_url_else_the_request_host() -> None:
+    rp = relying_party("https://play.example.org/forum", "http://10.0.0.5:8000/")
+    assert (rp.id, rp.origin) == ("play.example.org", "https://play.example.org")
+    rp = relying_party(None, "http://localhost:8123/")
+    assert (rp.id, rp.origin) == ("localhost", "http://localhost:8123")
+
+
+async def test_behind_public_url_only_its_origin_registers(
+    settings: Settings,
+    clock: FakeClock,
+    engine: AsyncEngine,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    app = create_app(settings.model_copy(update={"public_url": "https://play.example.org"}), clock)
+    app.state.engine, app.state.sessionmaker = engine, sessionmaker
+    transport = ASGITransport(app=app, raise_app_exceptions=False)
+    async with AsyncClient(transport=transport, base_url="http://test") as http:
+        phone = AccountBrowser(http)
+        problem(await phone.register("Ann", SoftPasskey()), 400, "passkey_failed")  # http://test
+        ok(await phone.register("Ann", SoftPasskey(origin="https://play.example.org")), 201)
