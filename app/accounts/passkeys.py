@@ -4,7 +4,7 @@
 of the signed client data, spends it (once, within ``CHALLENGE_SECONDS``), and lets
 py_webauthn check the origin, the RP ID hash, the signature and the sign count. The RP ID and
 the origin come from ``PUBLIC_URL`` when it is set, else from the request's own address.
-Sign-in attempts are counted per client in the same table (``app.limits``).
+Sign-in and registration attempts are counted per client in the same table (``app.limits``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from webauthn import (
     generate_authentication_options,
@@ -55,11 +55,14 @@ def relying_party(public_url: str | None, request_url: str) -> RelyingParty:
 
 
 async def _count_attempts(session: AsyncSession, client: str, now: datetime) -> None:
+    # Ceremonies long over are only noise: they are dropped as new ones begin.
+    stale = now - timedelta(seconds=max(CHALLENGE_SECONDS, SIGN_IN_WINDOW_SECONDS) * 2)
+    await session.execute(delete(PasskeyChallenge).where(PasskeyChallenge.created_at < stale))
     since = now - timedelta(seconds=SIGN_IN_WINDOW_SECONDS)
     count = await session.scalar(
         select(func.count(PasskeyChallenge.id)).where(
             PasskeyChallenge.client == client,
-            PasskeyChallenge.purpose.in_(("login", "recovery")),
+            PasskeyChallenge.purpose.in_(("login", "recovery", "register")),
             PasskeyChallenge.created_at > since,
         )
     )
@@ -97,6 +100,7 @@ async def register_begin(
     in) another passkey for ``account``."""
     if account is None and not name.strip():
         raise name_needed()
+    await _count_attempts(session, client, now)
     handle = account.user_handle if account else bytes_to_base64url(secrets.token_bytes(32))
     existing: list[PublicKeyCredentialDescriptor] = []
     if account is not None:
