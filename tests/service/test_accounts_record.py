@@ -12,10 +12,11 @@ from httpx import AsyncClient
 
 from app.clock import FakeClock
 from tests.service.helpers import bearer, ok, problem, tick
+from tests.service.page_text import problems
 from tests.service.passkey_helpers import AccountBrowser, SoftPasskey
 from tests.service.test_toy_game import ROCK, ROUND, duel
 from tests.service.test_web_sessions import invite
-from tests.service.web_helpers import Browser, join
+from tests.service.web_helpers import Browser, browse, join, post_form
 from tests.toy.registration import toy_registered
 
 
@@ -62,6 +63,15 @@ async def test_the_record_counts_deadlines_met_in_finished_games_with_consent(
     seen = ok(await running.get(path, "director"))
     assert (seen["name"], seen["deadlines_met"], seen["deadlines"]) == ("Ann", 1, 2)
     problem(await running.get(path, "乙"), 403, "forbidden")
+    # The same on the director's page, as the player reads nothing more than counts.
+    desk = browser()
+    await browse(desk, f"/director/{running.id}")
+    await post_form(desk, f"/director/{running.id}/login", {"token": running.director})
+    page = await browse(desk, f"/director/{running.id}/record/{pid}")
+    assert page.status_code == 200 and "Ann" in page.text
+    assert "按时下指令或准备：1 / 2 个截止时间" in page.text
+    assert not problems(page.text, "zh", {running.id, pid})
+    assert (await browse(browser(), f"/director/{running.id}/record/{pid}")).status_code == 401
     # A player without an account has no record to show.
     other = running.players["乙"]["id"]
     problem(await running.get(f"/players/{other}/record", "director"), 404, "record_not_shared")

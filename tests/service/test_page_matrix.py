@@ -103,6 +103,7 @@ PLAIN_PAGES: list[tuple[str, str, str, dict[str, Any] | None]] = [
     ("account_signed_out", "GET", "/me", None),
     ("account_recover_unknown", "POST", "/me/recover", {"code": "0000-0000-0000-0000"}),
     ("account_open_signed_out", "POST", "/me/open/nosuchgame0000", {"role": "player"}),
+    ("error_unknown_game_record", "GET", "/director/nosuchgame0000/record/nosuchplayer0", None),
     ("error_unknown_game_spectator", "GET", "/g/nosuchgame0000", None),
     ("error_unknown_game_play", "GET", "/play/nosuchgame0000", None),
     ("error_unknown_game_console", "GET", "/director/nosuchgame0000", None),

@@ -12,14 +12,16 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts import passkeys, service, tokens
-from app.accounts.record import account_record
+from app.accounts.record import account_record, sign_up_record
 from app.api.accounts import account_cookie, client_of, set_account_cookie
 from app.api.deps import transact
-from app.api.security import set_director_cookie, set_session_cookie
+from app.api.security import director_token_from_cookie, set_director_cookie, set_session_cookie
 from app.errors import AppError
+from app.models import Game
+from app.services.auth import Principal
 from app.web.flash import clear_flash, peek_flash, set_flash
 from app.web.messages import game_title, translator
-from app.web.routes.base import error_page, language, now, posted, render, see_other
+from app.web.routes.base import error_page, language, load, now, posted, render, see_other
 
 router = APIRouter(include_in_schema=False)
 ME = "/me"
@@ -262,3 +264,19 @@ async def bind_after_join(request: Request, game_id: str, secret: str) -> None:
             await service.bind_seats(session, account.id, cookies, now(request))
 
     await transact(request, action)
+
+
+@router.get("/director/{game_id}/record/{player_id}", response_class=HTMLResponse)
+async def sign_up_record_page(request: Request, game_id: str, player_id: str) -> Response:
+    """The director reviewing a sign-up: how reliably this player has played before, when
+    their account shares it (else a 404 page saying it is not shared)."""
+
+    async def page(session: AsyncSession, game: Game, principal: Principal, at: Any) -> Any:
+        found = await sign_up_record(session, game, principal, player_id)
+        return {**found, "title": game.title}
+
+    try:
+        found = await load(request, game_id, director_token_from_cookie(request, game_id), page)
+    except AppError as error:
+        return error_page(request, error)
+    return render(request, "account_record.html", {"record": found, "game_id": game_id})

@@ -92,6 +92,13 @@ ACCOUNT_WORDS: dict[str, tuple[str, str]] = {
         "允许导演在审核我的报名时查看我的游戏记录",
         "Let directors reviewing my sign-ups see my record",
     ),
+    "record_back": ("回到控制台", "Back to the console"),
+    "record_for_game": ("报名的游戏", "Signed up for"),
+    "record_computed": (
+        "由已结束游戏的记录算出，非手填；玩家同意后才显示。",
+        "Computed from finished games' own records, never typed in; shown with the player's "
+        "consent only.",
+    ),
     "save": ("保存", "Save"),
     "delete_account": ("删除账户", "Delete the account"),
     "delete_account_hint": (
