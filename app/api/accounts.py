@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts import passkeys, service, tokens
+from app.accounts.errors import not_signed_in
 from app.accounts.models import Account
 from app.accounts.record import account_record, sign_up_record
 from app.api.deps import CHECKED_IDS, Token, _bearer, now, run, run_game, transact
@@ -159,13 +160,13 @@ def set_account_cookie(response: Response, request: Request, secret: str) -> Non
     )
 
 
-async def signed_in_account(
-    request: Request, session: AsyncSession, bearer: str | None = None
-) -> Account:
+async def signed_in_account(request: Request, session: AsyncSession) -> Account:
     """The caller's account: the browser's account cookie (changes need the CSRF token)."""
-    if bearer is None:
-        _browser_post(request)
-    return await service.require_account(session, account_cookie(request))
+    secret = account_cookie(request)
+    if secret is None:  # a bearer token acts in games; it never manages the account
+        raise not_signed_in()
+    _browser_post(request)
+    return await service.require_account(session, secret)
 
 
 # --- passkey ceremonies -----------------------------------------------------------------------

@@ -55,6 +55,16 @@ async def test_one_token_plays_in_all_the_accounts_games(
     # Not in a game it holds no seat in; not the director's powers with "play".
     problem(await client.get(f"{elsewhere.url}/orders", headers=bearer(token)), 401, "unauthorized")
     problem(await client.post(f"{first.url}/pause", headers=bearer(token)), 403, "forbidden")
+    # A token acts in games; it does not manage the account (no new tokens, no deletion).
+    problem(
+        await client.post(
+            "/api/v1/me/tokens", json={"name": "x", "scopes": ["play"]}, headers=bearer(token)
+        ),
+        401,
+        "not_signed_in",
+    )
+    problem(await client.delete("/api/v1/me", headers=bearer(token)), 401, "not_signed_in")
+    problem(await client.get("/api/v1/me", headers=bearer(token)), 401, "not_signed_in")
     # Stored hashed only.
     async with sessionmaker() as session:
         rows = (await session.scalars(select(AccountToken))).all()
