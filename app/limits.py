@@ -122,3 +122,9 @@ async def _refuse(scope: Scope, headers: Headers, send: Send, limit: int) -> Non
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+# Sign-in attempts (passkey ceremonies begun, recovery codes tried) per client and window:
+# counted in the database, so every replica sees the same count (app/accounts/passkeys.py).
+SIGN_IN_ATTEMPTS = 10
+SIGN_IN_WINDOW_SECONDS = 60

@@ -20,8 +20,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import observability
+from app.accounts import tokens as account_tokens
 from app.api import (
     access,
+    accounts,
     archive,
     bots,
     director,
@@ -269,6 +271,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # that one would answer too, but then re-raise, and the server would drop the
     # keep-alive connection half-open (the client's next request on it was reset).
     app.add_middleware(UnexpectedErrors)
+    app.add_middleware(account_tokens.MethodScope)
+    account_tokens.install()
 
     async def database_error(request: Request, error: Exception) -> Response:
         """The database is away (stopped, restarting, unreachable, out of connections):
@@ -348,6 +352,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(stream.router)
     app.include_router(archive.router)
     app.include_router(signups.router)
+    app.include_router(accounts.router)
     app.include_router(web_routes.router)
     app.mount("/static", StaticFiles(directory=web_routes.STATIC), name="static")
     openapi.install(app)

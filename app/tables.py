@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sqlalchemy import MetaData
 
+from app.accounts import models as _account_models  # noqa: F401
 from app.bridge import models as _bridge_models  # noqa: F401
 from app.chat import models as _chat_models  # noqa: F401
 from app.models import Base

@@ -24,7 +24,7 @@ _MEANING: dict[int, str] = {
     "(or a request with the same Idempotency-Key is still running: retry).",
     413: "The request body (or a scenario in it, 512 KiB at most) is too large.",
     422: "Malformed request: `errors` names each field (`invalid_body`, `invalid_order`…).",
-    429: "Too many requests from here just now (`too_many_signups`); nothing was changed.",
+    429: "Too many requests from here just now (`too_many_signups`, sign-in attempts): wait the time the message names; nothing was changed.",
     503: "The database is unreachable for now; nothing was changed. Retry later.",
 }
 

@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import secrets
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -96,6 +97,7 @@ def is_admin(token: str | None, admin_token: str | None) -> bool:
 
 
 SESSION_PREFIX = "fps_"
+ACCOUNT_TOKEN_PREFIX = "fpa_"
 
 
 class GameCredentials(Protocol):
@@ -125,6 +127,8 @@ async def principal_for(
     digest = hash_token(token)
     if token.startswith(SESSION_PREFIX):
         return await _session_principal(session, game, digest)
+    if token.startswith(ACCOUNT_TOKEN_PREFIX) and account_resolvers:
+        return await account_resolvers[0](session, game, digest)
     row = await session.scalar(
         select(PlayerRow).where(PlayerRow.token_hash == digest, PlayerRow.game_id == game.id)
     )
@@ -156,7 +160,7 @@ def known_principal(
         return _sandboxed(game, Principal("public"))
     if is_admin(token, admin_token):
         return Principal("director", via_admin=True)
-    if token.startswith(SESSION_PREFIX):
+    if token.startswith((SESSION_PREFIX, ACCOUNT_TOKEN_PREFIX)):
         return None
     digest = hash_token(token)
     if hmac.compare_digest(digest, game.director_token_hash):
@@ -165,6 +169,12 @@ def known_principal(
     if cached is not None and cached[1] == game.auth_epoch:
         return Principal("player", player=cached[0])
     return None
+
+
+# A personal account token (``fpa_…``) is resolved by app/accounts/tokens.py, which installs
+# itself here at start-up: the accounts build on this module, never the other way round.
+AccountResolver = Callable[[AsyncSession, GameCredentials, str], Awaitable[Principal]]
+account_resolvers: list[AccountResolver] = []
 
 
 async def _session_principal(

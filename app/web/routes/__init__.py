@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from app.web.routes import (
+    accounts,
     console,
     console_signups,
     controls,
@@ -30,6 +31,7 @@ router = APIRouter(include_in_schema=False)
 # In the order they are matched: the console's catch-all controls last.
 for part in (
     public,
+    accounts,
     signup,
     player,
     new_game,
@@ -43,6 +45,7 @@ for part in (
 
 __all__ = [
     "STATIC",
+    "accounts",
     "_odds_draft",
     "_order_schema",
     "console",

@@ -26,6 +26,7 @@ from app.web.messages import (
     game_translator,
     translator,
 )
+from app.web.routes.accounts import bind_after_join, my_games_section
 from app.web.routes.base import error_page, language, load, now, posted, render, see_other
 
 router = APIRouter(include_in_schema=False)
@@ -52,7 +53,7 @@ async def index(request: Request) -> Response:
         }
         for g in games
     ]
-    return render(request, "index.html", {"games": rows})
+    return render(request, "index.html", {"games": rows, "mine": await my_games_section(request)})
 
 
 @router.get("/lang/{code}")
@@ -123,6 +124,7 @@ async def join_confirm(request: Request, code: str) -> Response:
         if error.code == "invite_invalid":  # spent meanwhile: the link's own page says so
             return see_other(f"/join/{code}")
         return error_page(request, error)
+    await bind_after_join(request, game_id, secret)
     response = see_other(f"/play/{game_id}")
     set_session_cookie(response, request, game_id, secret)
     return response
