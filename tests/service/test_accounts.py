@@ -20,7 +20,7 @@ from app.limits import SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS
 from app.main import create_app
 from app.settings import Settings
 from app.web.messages import LANG_COOKIE
-from tests.service.helpers import bearer, ok, problem, team_battle
+from tests.service.helpers import TB_SETTINGS, bearer, create_game, ok, problem, team_battle
 from tests.service.page_text import problems
 from tests.service.passkey_helpers import AccountBrowser, SoftPasskey
 from tests.service.test_web_sessions import invite
@@ -271,3 +271,21 @@ async def test_behind_public_url_only_its_origin_registers(
         phone = AccountBrowser(http)
         problem(await phone.register("Ann", SoftPasskey()), 400, "passkey_failed")  # http://test
         ok(await phone.register("Ann", SoftPasskey(origin="https://play.example.org")), 201)
+
+
+async def test_a_seat_taken_on_the_sign_up_page_while_signed_in_is_the_accounts(
+    client: AsyncClient, browser: Browser
+) -> None:
+    """Issue 20 meets issue 21: a player signed in with a passkey signs up on the page; the
+    seat is bound to the account, so another device signed in finds it in 我的游戏."""
+    game = await create_game(client, "team_battle", TB_SETTINGS)
+    ok(await game.put("/signup", "director", {"open": True, "max_players": 3}))
+    passkey = SoftPasskey()
+    phone = AccountBrowser(browser())
+    ok(await phone.register("小明", passkey), 201)
+    await browse(phone.http, f"/g/{game.id}/signup")
+    taken = await post_form(phone.http, f"/g/{game.id}/signup", {"name": "小明"})
+    assert taken.headers["location"] == f"/play/{game.id}"
+    laptop = AccountBrowser(browser())
+    ok(await laptop.sign_in(passkey))
+    assert [(g["game_id"], g["role"]) for g in await laptop.my_games()] == [(game.id, "player")]

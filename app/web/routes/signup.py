@@ -21,6 +21,7 @@ from app.services.games import load_game
 from app.web import views
 from app.web.flash import clear_flash, peek_flash, set_flash
 from app.web.messages import game_translator, pick, side_name
+from app.web.routes.accounts import bind_after_join
 from app.web.routes.base import _typed, error_page, language, now, posted, render, see_other
 
 router = APIRouter(include_in_schema=False)
@@ -104,6 +105,7 @@ async def signup_post(request: Request, game_id: str) -> Response:
     if secret is not None:
         response = see_other(f"/play/{game_id}")
         set_session_cookie(response, request, game_id, secret)
+        await bind_after_join(request, game_id, secret)  # signed in: the seat is the account's
     else:
         response = back
         set_flash(response, request, _path(game_id), {"notice": f"signup_{made['status']}_n"})
@@ -163,6 +165,7 @@ async def signup_action(request: Request, game_id: str, what: str) -> Response:
     if what == "accept":
         response = see_other(f"/play/{game_id}")
         set_session_cookie(response, request, game_id, result["secret"])
+        await bind_after_join(request, game_id, result["secret"])
         return response
     notice = "signup_withdrawn" if what == "withdraw" else "signup_declined"
     set_flash(back, request, _path(game_id), {"notice": notice})
