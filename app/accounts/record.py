@@ -20,6 +20,7 @@ from app.models import EventRow, Game, StepRow
 from app.rules.base import STEP_DIRECTOR, STEP_ORDER, STEP_READY, STEP_REVISE, STEP_TIMER
 from app.services.auth import Principal, require_director
 from app.services.games import deadline_timer_kinds
+from app.services.signup_models import SignupRow
 
 _ACTS = frozenset({STEP_ORDER, STEP_REVISE, STEP_READY})
 
@@ -109,6 +110,12 @@ async def sign_up_record(
             AccountSeat.seat == player_id,
         )
     )
+    if account is None:  # not a seat: a sign-up made by a signed-in account (pending, waiting)
+        account = await session.scalar(
+            select(Account)
+            .join(SignupRow, SignupRow.account_id == Account.id)
+            .where(SignupRow.game_id == game.id, SignupRow.id == player_id)
+        )
     if account is None or not account.share_record:
         raise record_not_shared()
     return {

@@ -58,6 +58,11 @@ class SignupRow(Base):
     )
     address_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     source: Mapped[str] = mapped_column(String(16))  # page | api | forum | chat
+    # The account of whoever signed up while signed in: the director reviewing the sign-up
+    # sees its record when the account shares it (app.accounts.record).
+    account_id: Mapped[str | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), index=True
+    )
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
 

@@ -166,6 +166,7 @@ def signup_json(s: SignupRow) -> dict[str, Any]:
         "side": s.side,
         "status": s.status,
         "player_id": s.player_id,
+        "has_account": s.account_id is not None,
         "source": s.source,
         "created_at": s.created_at.isoformat(),
     }

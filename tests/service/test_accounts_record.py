@@ -11,7 +11,7 @@ import pytest
 from httpx import AsyncClient
 
 from app.clock import FakeClock
-from tests.service.helpers import bearer, ok, problem, tick
+from tests.service.helpers import TB_SETTINGS, bearer, create_game, ok, problem, tick
 from tests.service.page_text import problems
 from tests.service.passkey_helpers import AccountBrowser, SoftPasskey
 from tests.service.test_toy_game import ROCK, ROUND, duel
@@ -92,3 +92,36 @@ async def test_a_seat_handed_to_someone_else_counts_as_dropped(
     made = await person.post("/me/tokens", {"name": "bot", "scopes": ["play"]})
     token = ok(made, 201)["token"]
     problem(await client.get(f"{game.url}/view", headers=bearer(token)), 401, "unauthorized")
+
+
+async def test_a_director_reviewing_a_pending_sign_up_sees_the_shared_record(
+    client: AsyncClient, browser: Browser, clock: FakeClock
+) -> None:
+    """Issue 21 item 4 with issue 20's sign-ups: a player signed in signs up on the page of a
+    game where the director approves each sign-up; the console's list links the sign-up to
+    its account's record, which shows once the player shares it."""
+    played = await duel(client, rounds=2)
+    person = AccountBrowser(browser())
+    await join(person.http, await invite(played, "甲"))
+    ok(await person.register("Ann", SoftPasskey()), 201)
+    await played.order("甲", ROCK)
+    await tick(client, clock, ROUND)
+    await tick(client, clock, ROUND)
+    wanted = await create_game(client, "team_battle", TB_SETTINGS)
+    ok(await wanted.put("/signup", "director", {"open": True, "approval": "director"}))
+    await browse(person.http, f"/g/{wanted.id}/signup")
+    await post_form(person.http, f"/g/{wanted.id}/signup", {"name": "安"})
+    (signup,) = ok(await wanted.get("/signups", "director"))
+    assert signup["status"] == "pending" and signup["has_account"] is True
+    desk = browser()
+    await browse(desk, f"/director/{wanted.id}")
+    await post_form(desk, f"/director/{wanted.id}/login", {"token": wanted.director})
+    console = (await browse(desk, f"/director/{wanted.id}")).text
+    link = f"/director/{wanted.id}/record/{signup['id']}"
+    assert f'href="{link}"' in console and "往绩" in console
+    assert (await browse(desk, link)).status_code == 404  # not shared yet: nothing shown
+    headers = {"x-csrf-token": await person.csrf()}
+    ok(await person.http.put("/api/v1/me/settings", json={"share_record": True}, headers=headers))
+    page = await browse(desk, link)
+    assert page.status_code == 200 and "Ann" in page.text
+    assert "按时下指令或准备：1 / 2 个截止时间" in page.text

@@ -19,6 +19,7 @@ from app.api.security import director_token_from_cookie, set_director_cookie, se
 from app.errors import AppError
 from app.models import Game
 from app.services.auth import Principal
+from app.services.signup_models import SignupRow
 from app.web.flash import clear_flash, peek_flash, set_flash
 from app.web.messages import game_title, translator
 from app.web.routes.base import error_page, language, load, now, posted, render, see_other
@@ -262,6 +263,22 @@ async def bind_after_join(request: Request, game_id: str, secret: str) -> None:
         if account is not None:
             cookies = {f"{service.PLAYER_COOKIE_PREFIX}{game_id}": secret}
             await service.bind_seats(session, account.id, cookies, now(request))
+
+    await transact(request, action)
+
+
+async def note_sign_up(request: Request, signup_id: str) -> None:
+    """A sign-up made while signed in carries the account: the director reviewing it sees
+    the account's record, if it is shared."""
+    account_secret = account_cookie(request)
+    if not account_secret:
+        return
+
+    async def action(session: AsyncSession) -> None:
+        account = await service.signed_in(session, account_secret)
+        row = await session.get(SignupRow, signup_id)
+        if account is not None and row is not None:
+            row.account_id = account.id
 
     await transact(request, action)
 

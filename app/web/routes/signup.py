@@ -21,7 +21,7 @@ from app.services.games import load_game
 from app.web import views
 from app.web.flash import clear_flash, peek_flash, set_flash
 from app.web.messages import game_translator, pick, side_name
-from app.web.routes.accounts import bind_after_join
+from app.web.routes.accounts import bind_after_join, note_sign_up
 from app.web.routes.base import _typed, error_page, language, now, posted, render, see_other
 
 router = APIRouter(include_in_schema=False)
@@ -110,6 +110,7 @@ async def signup_post(request: Request, game_id: str) -> Response:
         response = back
         set_flash(response, request, _path(game_id), {"notice": f"signup_{made['status']}_n"})
     set_signup_cookie(response, request, game_id, made["token"])
+    await note_sign_up(request, made["id"])
     return response
 
 

@@ -66,6 +66,7 @@ SIGNUP_WORDS: dict[str, tuple[str, str]] = {
     "su_status_rejected": ("未通过", "Rejected"),
     "su_status_dropped": ("中途退出", "Dropped"),
     "su_approve": ("通过", "Approve"),
+    "su_record": ("往绩", "Record"),
     "su_reject": ("不通过", "Reject"),
     "su_post": ("把报名名单发到帖子", "Post the list in the thread"),
     "su_posted": ("报名名单已发出。", "The sign-up list was posted."),
