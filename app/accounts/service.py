@@ -34,6 +34,7 @@ from app.errors import not_found
 from app.ids import new_id
 from app.models import EventRow, Game, PlayerRow, WebSession
 from app.services.auth import SESSION_PREFIX, hash_token, new_token
+from app.services.signup_models import CoDirectorRow, CoDirectorSessionRow
 
 ACCOUNT_COOKIE = "fp_a"
 ACCOUNT_SESSION_PREFIX = "fpas"
@@ -86,9 +87,23 @@ async def seats_of_sessions(session: AsyncSession, held: list[HeldSession]) -> l
             )
         )
     ).all()
-    return [
+    seats = [
         _seat(game, _role(web), player, web.player_id or _role(web)) for web, game, player in rows
     ]
+    # A co-director's console session is their own (the director's cookie, their secret).
+    co = await session.execute(
+        select(CoDirectorSessionRow, Game)
+        .join(CoDirectorRow, CoDirectorRow.id == CoDirectorSessionRow.co_director_id)
+        .join(Game, Game.id == CoDirectorSessionRow.game_id)
+        .where(
+            CoDirectorSessionRow.token_hash.in_([hash_token(h.secret) for h in held]),
+            CoDirectorSessionRow.revoked_at.is_(None),
+            CoDirectorRow.revoked_at.is_(None),
+            Game.archived_at.is_(None),
+        )
+    )
+    seats += [_seat(game, "co_director", None, row.co_director_id) for row, game in co.all()]
+    return seats
 
 
 def _seat(game: Game, role: str, player: PlayerRow | None, seat: str) -> dict[str, Any]:
@@ -137,8 +152,23 @@ async def live_seats(
     if game_id is not None:
         query = query.where(AccountSeat.game_id == game_id)
     seats = list((await session.scalars(query)).all())
-    gone = await handed_over(session, seats)
+    gone = await handed_over(session, seats) | await _revoked_co_directors(session, seats)
     return [s for s in seats if s.id not in gone]
+
+
+async def _revoked_co_directors(session: AsyncSession, seats: list[AccountSeat]) -> set[int]:
+    """The account's co-director seats whose co-director the director has revoked."""
+    held = {s.seat: s.id for s in seats if s.role == "co_director"}
+    if not held:
+        return set()
+    live = set(
+        await session.scalars(
+            select(CoDirectorRow.id).where(
+                CoDirectorRow.id.in_(list(held)), CoDirectorRow.revoked_at.is_(None)
+            )
+        )
+    )
+    return {seat_id for co_id, seat_id in held.items() if co_id not in live}
 
 
 async def account_seats(session: AsyncSession, account_id: str) -> list[dict[str, Any]]:
@@ -150,7 +180,8 @@ async def account_seats(session: AsyncSession, account_id: str) -> list[dict[str
             .where(AccountSeat.account_id == account_id, Game.archived_at.is_(None))
         )
     ).all()
-    gone = await handed_over(session, [seat for seat, _, _ in rows])
+    held = [seat for seat, _, _ in rows]
+    gone = await handed_over(session, held) | await _revoked_co_directors(session, held)
     return [
         _seat(game, seat.role, player, seat.seat)
         for seat, game, player in rows
@@ -222,6 +253,17 @@ async def open_seat(
         raise not_found()
     is_player = seat.role == "player"
     secret = new_token(SESSION_PREFIX.rstrip("_"))
+    if seat.role == "co_director":  # their own console session, as signing in gives them
+        session.add(
+            CoDirectorSessionRow(
+                game_id=game_id,
+                co_director_id=seat.seat,
+                token_hash=hash_token(secret),
+                created_at=now,
+                revoked_at=None,
+            )
+        )
+        return "director", secret
     session.add(
         WebSession(
             game_id=game_id,

@@ -289,3 +289,31 @@ async def test_a_seat_taken_on_the_sign_up_page_while_signed_in_is_the_accounts(
     laptop = AccountBrowser(browser())
     ok(await laptop.sign_in(passkey))
     assert [(g["game_id"], g["role"]) for g in await laptop.my_games()] == [(game.id, "player")]
+
+
+async def test_a_co_directors_console_is_in_my_games_and_goes_with_the_revocation(
+    client: AsyncClient, browser: Browser
+) -> None:
+    """Issue 21 item 1 with issue 20's co-directors: a co-director's console session is
+    listed as 副导演 in 我的游戏, follows the account to another device, and is gone from
+    both once the director revokes the co-director."""
+    game = await team_battle(client)
+    helper = ok(await game.post("/directors", "director", {"name": "小助手"}), 201)
+    passkey = SoftPasskey()
+    laptop = AccountBrowser(browser())
+    await browse(laptop.http, f"/director/{game.id}")
+    await post_form(laptop.http, f"/director/{game.id}/login", {"token": helper["token"]})
+    ok(await laptop.register("小助手", passkey), 201)
+    assert [(g["game_id"], g["role"]) for g in await laptop.my_games()] == [
+        (game.id, "co_director")
+    ]
+    assert "副导演" in (await browse(laptop.http, "/")).text
+    phone = AccountBrowser(browser())
+    ok(await phone.sign_in(passkey))
+    opened = await post_form(phone.http, f"/me/open/{game.id}", {"role": "co_director"})
+    assert opened.headers["location"] == f"/director/{game.id}"
+    console = await browse(phone.http, f"/director/{game.id}")
+    assert console.status_code == 200 and 'id="audit"' in console.text  # the console, as them
+    ok(await game.delete(f"/directors/{helper['id']}", "director"))
+    assert await phone.my_games() == []
+    assert await laptop.my_games() == []
