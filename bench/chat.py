@@ -202,7 +202,7 @@ async def run(url: str, games: int, players: int) -> int:
     acked = {
         sent[i]["update_id"]
         for i, r in enumerate(chat_answers)
-        if r.status_code == 200 and "回执" in r.json().get("text", "")
+        if r.status_code == 200 and "收据" in r.json().get("text", "")
     }
     accepted = len(acked)
     api_ok = sum(1 for r in api_answers if r.status_code == 201)

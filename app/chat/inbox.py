@@ -25,7 +25,7 @@ from app.chat import service
 from app.chat.bots import platform
 from app.chat.models import ChatLinkRow
 from app.clock import Clock
-from app.db import read_transactions
+from app.db import read_engine
 from app.settings import Settings
 
 MAX_REMEMBERED = 100_000
@@ -75,14 +75,14 @@ class ChatInbox:
         known = self._seats.pop(key, None) if incoming.command == "link" else self._seats.get(key)
         if known is not None and incoming.command != "link":
             return known
-        maker = self._sessionmaker()
-        async with maker(bind=read_transactions(self._engine())) as session, session.begin():
-            found = await session.scalars(
+        # One statement, outside a transaction where the database allows it (a hint only).
+        async with read_engine(self._engine()).connect() as conn:
+            found = await conn.execute(
                 select(ChatLinkRow.game_id).where(
                     ChatLinkRow.bot_id == bot_id, ChatLinkRow.account == incoming.account
                 )
             )
-            games = sorted(set(found))
+            games = sorted({row[0] for row in found})
         if len(self._seats) >= MAX_REMEMBERED:
             self._seats.clear()
         if incoming.command != "link":  # a link changes them: asked again next time
