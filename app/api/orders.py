@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.bodies import OrderBody
-from app.api.deps import CHECKED_IDS, Token, now, run_game
+from app.api.deps import CHECKED_IDS, ReadToken, Token, now, run_game
 from app.api.problems import GAME_ACTION, GAME_WRITE, problems
 from app.api.responses import Order, OrderRevision, ParsedText, Ready
 from app.api.schemas import TextOrders
@@ -41,7 +41,7 @@ def _english(request: Request) -> bool:
 
 @router.post("/orders", status_code=201, response_model=Order, responses=GAME_WRITE)
 async def submit_order(
-    request: Request, game_id: str, token: Token, body: Submitted
+    request: Request, game_id: str, token: ReadToken, body: Submitted
 ) -> JSONResponse:
     """Submit an order for yourself (or your side), as JSON or in words."""
     english = _english(request)
@@ -96,7 +96,7 @@ async def list_orders(
 
 @router.put("/orders/{order_id}", response_model=Order, responses=GAME_WRITE)
 async def revise_order(
-    request: Request, game_id: str, order_id: str, token: Token, body: Submitted
+    request: Request, game_id: str, order_id: str, token: ReadToken, body: Submitted
 ) -> JSONResponse:
     """Revise a pending order while the rules allow."""
 

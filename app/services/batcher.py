@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import defer
 
@@ -33,11 +33,32 @@ from app.clock import Clock
 from app.db import database_unavailable
 from app.errors import AppError, not_found
 from app.models import Game
+from app.publish.timers import DEADLINE_TIMER_KINDS
 from app.services.auth import principal_for
 from app.services.orders import order_view, prepare_submission
 from app.services.steps import StepWrite, deadline_due_query, persist_steps
 
 log = logging.getLogger("forumplay.batcher")
+
+# Built once (building it per batch cost as much CPU as running its rows through the ORM):
+# the batch's games, locked in id order, each with whether its deadline has passed.
+_LOCK_GAMES = (
+    select(
+        Game,
+        deadline_due_query(
+            Game.id,
+            bindparam("now", type_=Game.__table__.c.updated_at.type),
+            bindparam("kinds", expanding=True),
+        ).exists(),
+    )
+    .where(Game.id.in_(bindparam("ids", expanding=True)))
+    .order_by(Game.id)
+    # An order needs the state, not the settings or options documents: do not fetch and
+    # decode them for every game of every batch.
+    .options(defer(Game.settings, raiseload=True), defer(Game.options, raiseload=True))
+    .with_for_update(of=Game)
+    .execution_options(populate_existing=True)
+)
 
 
 @dataclass
@@ -80,12 +101,21 @@ class OrderBatcher:
         backed_up = len(self._queue) >= self._spawn_at and len(self._workers) < self._max_workers
         if not self._workers or backed_up:
             # Workers live only while there is work, so nothing outlives the requests.
-            worker = asyncio.create_task(self._drain())
-            self._workers.add(worker)
-            worker.add_done_callback(self._workers.discard)
+            self._workers.add(asyncio.create_task(self._drain()))
         return await future
 
     async def _drain(self) -> None:
+        try:
+            await self._drain_queue()
+        finally:
+            # Gone from the set in the same step as it stops taking orders: a done-callback
+            # runs a loop iteration later, and an order submitted in between (an async route
+            # does not yield first) would wait for a worker that will never look again.
+            task = asyncio.current_task()
+            if task is not None:
+                self._workers.discard(task)
+
+    async def _drain_queue(self) -> None:
         while True:
             batch: list[_Submission] = []
             later: list[_Submission] = []
@@ -135,16 +165,8 @@ class OrderBatcher:
         async with self._sessionmaker()() as session, session.begin():
             now = self._clock.now()
             ids = sorted({item.game_id for item in batch})
-            deadline_passed = deadline_due_query(Game.id, now).exists()
             rows = await session.execute(
-                select(Game, deadline_passed)
-                .where(Game.id.in_(ids))
-                .order_by(Game.id)
-                # An order needs the state, not the settings or options documents: do not
-                # fetch and decode them for every game of every batch.
-                .options(defer(Game.settings, raiseload=True), defer(Game.options, raiseload=True))
-                .with_for_update(of=Game)
-                .execution_options(populate_existing=True)
+                _LOCK_GAMES, {"ids": ids, "now": now, "kinds": list(DEADLINE_TIMER_KINDS)}
             )
             games: dict[str, Game] = {}
             passed: set[str] = set()
