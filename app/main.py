@@ -215,7 +215,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.settings = settings
     app.state.clock = clock
     app.state.hub = Hub(lambda: app.state.sessionmaker, settings.database_url)
-    app.state.batcher = OrderBatcher(lambda: app.state.sessionmaker, clock, settings.admin_token)
+    app.state.batcher = OrderBatcher(
+        lambda: app.state.sessionmaker,
+        clock,
+        settings.admin_token,
+        max_workers=settings.order_batch_workers,
+        spawn_at=settings.order_batch_spawn_at,
+    )
     # Reads the games' forum threads; the scheduler hands it due polls (app/bridge).
     app.state.forum_reader = forum_reader.ForumReader(
         lambda: app.state.sessionmaker, clock, settings

@@ -37,6 +37,18 @@ class Settings(BaseSettings):
         description="Write order submissions that arrive together in one transaction "
         "(each is still checked on its own and answered only after the commit).",
     )
+    order_batch_workers: int = Field(
+        3,
+        ge=1,
+        le=32,
+        description="Batches of orders written at once (on disjoint games): their round "
+        "trips to the database overlap each other's work.",
+    )
+    order_batch_spawn_at: int = Field(
+        8,
+        ge=1,
+        description="Orders waiting before another batch is started beside the running one.",
+    )
     publish_worker_enabled: bool = Field(
         True, description="Run the post delivery loop in this process."
     )
