@@ -43,6 +43,7 @@ from app.services.auth import Principal, principal_for  # noqa: E402
 from bench import wrk  # noqa: E402
 from bench.pgdb import TB_SETTINGS, fresh_database  # noqa: E402
 from bench.submit_orders import Result, stop, verdict, wait_ready  # noqa: E402
+from bench.wrk import cpu_seconds  # noqa: E402
 
 THROUGHPUT_TARGET = 0.8  # ours / bare req/s at 64 clients, at least
 P99_TARGET = 1.5  # ours / bare p99 at 16 clients, at most
@@ -85,12 +86,6 @@ async def create_games(url: str, count: int) -> list[dict[str, str]]:
 
 
 # ----- servers ----------------------------------------------------------------------------
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time a process has used so far (Linux ``/proc``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def bound_socket() -> socket.socket:
