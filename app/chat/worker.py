@@ -7,7 +7,8 @@ One pass, like the delivery worker's (``app.publish.worker``):
 2. **claim** (one transaction): due messages, oldest first, at most one per chat (a
    pending or sending message holds back every later one of its chat, so a chat reads
    them in order), none to a chat that got one less than a second ago (Telegram: 1/s per
-   chat), at most 30 per bot a pass (Telegram: 30/s per bot), none for a bot whose
+   chat), at most 30 per bot in any second, those being sent included (Telegram: 30/s
+   per bot), none for a bot whose
    platform said its bucket is empty (Discord's ``X-RateLimit-Reset-After``). Each becomes
    ``sending`` with a lease and one more attempt;
 3. **send** outside any transaction, with one shared HTTP client;
@@ -133,14 +134,32 @@ class ChatWorker:
             ).all()
             if not rows:
                 return []
-            recent = set(
+            window = max(PER_CHAT_SECONDS, 1.0)
+            sent = (
                 await session.execute(
-                    select(ChatMessageRow.bot_id, ChatMessageRow.chat).where(
+                    select(
+                        ChatMessageRow.bot_id, ChatMessageRow.chat, ChatMessageRow.sent_at
+                    ).where(
                         ChatMessageRow.status == "sent",
-                        ChatMessageRow.sent_at > now - timedelta(seconds=PER_CHAT_SECONDS),
+                        ChatMessageRow.sent_at > now - timedelta(seconds=window),
                     )
                 )
-            )
+            ).all()
+            recent = {
+                (bot_id, chat)
+                for bot_id, chat, at in sent
+                if at is not None and at > now - timedelta(seconds=PER_CHAT_SECONDS)
+            }
+            # Telegram's 30 a second per bot is a sliding second: what each bot sent in the
+            # last second, and what is out being sent now (claimed, not yet recorded), count
+            # against it — not only what this pass claims.
+            per_bot: dict[str, int] = {}
+            for bot_id, _, at in sent:
+                if at is not None and at > now - timedelta(seconds=1):
+                    per_bot[bot_id] = per_bot.get(bot_id, 0) + 1
+            for row in rows:
+                if row.status == "sending" and row.next_attempt_at and row.next_attempt_at > now:
+                    per_bot[row.bot_id] = per_bot.get(row.bot_id, 0) + 1
             bots = {
                 b.id: b
                 for b in await session.scalars(
@@ -148,7 +167,6 @@ class ChatWorker:
                 )
             }
             held: set[tuple[str, str]] = set()
-            per_bot: dict[str, int] = {}
             out: list[Claim] = []
             for row in rows:
                 chat = (row.bot_id, row.chat)

@@ -1,16 +1,31 @@
 """Platform limits: long messages split to each platform's length (Telegram counts UTF-16
-units), Discord's empty rate-limit bucket pauses the bot, a 429's retry_after is waited."""
+units), Discord's empty rate-limit bucket pauses the bot, a 429's retry_after is waited,
+a Telegram bot sends at most 30 messages in any second."""
 
 from __future__ import annotations
 
 import json
 
 import httpx
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.chat.discord import Discord, bucket_pause
+from app.chat.models import ChatMessageRow
 from app.chat.telegram import Telegram
+from app.chat.worker import ChatWorker
+from app.clock import FakeClock
 from app.publish.channels.base import RetryableError, utf16_length
-from tests.chat.platforms import TG_SECRET, TG_TOKEN, DiscordApp
+from app.settings import Settings
+from app.web.lines import describe_event
+from tests.chat.platforms import (
+    TG_SECRET,
+    TG_TOKEN,
+    DiscordApp,
+    Outbox,
+    register,
+    telegram_config,
+)
+from tests.service.helpers import team_battle
 
 
 def recorder(answer: httpx.Response) -> tuple[list[dict[str, object]], httpx.AsyncClient]:
@@ -59,3 +74,41 @@ async def test_a_429_is_retried_after_its_retry_after() -> None:
         assert error.retry_after == 7.0
     else:
         raise AssertionError("a 429 must be retried")
+
+
+async def test_a_telegram_bot_sends_at_most_30_in_any_second(
+    client: httpx.AsyncClient,
+    settings: Settings,
+    clock: FakeClock,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    """40 players' messages due at once: 30 go in the first second, none more until that
+    second has passed (however often the worker runs), then the other 10."""
+    game = await team_battle(client)
+    bot = await register(sessionmaker, settings, clock, "telegram", telegram_config())
+    async with sessionmaker() as session, session.begin():
+        session.add_all(
+            ChatMessageRow(
+                key=f"limit-{n}",
+                bot_id=bot["id"],
+                chat=str(9000 + n),
+                game_id=game.id,
+                player_id=f"p{n}",
+                kind="event",
+                text=f"第{n}条",
+                status="pending",
+                attempts=0,
+                next_attempt_at=clock.now(),
+                created_at=clock.now(),
+            )
+            for n in range(40)
+        )
+    outbox = Outbox()
+    http = httpx.AsyncClient(transport=outbox.transport())
+    worker = ChatWorker(sessionmaker, clock, settings, describe_event, http=http)
+    assert await worker.run_once() == 30
+    clock.advance(0.5)
+    assert await worker.run_once() == 0  # the same second: the bot's 30 are spent
+    clock.advance(0.6)
+    assert await worker.run_once() == 10
+    assert sum(len(texts) for texts in outbox.received.values()) == 40
