@@ -23,6 +23,12 @@ from typing import Any, ClassVar, Literal, Protocol
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
+# Re-exported: rulesets and tests import them from here.
+from app.rules.copying import CopiedOnRead as CopiedOnRead
+from app.rules.copying import copy_json as copy_json
+from app.rules.copying import copy_state as copy_state
+from app.rules.copying import settled_state
+
 JSON = dict[str, Any]
 
 # Step kinds the shell produces. A ruleset may reject any it does not support
@@ -192,24 +198,10 @@ class Outcome:
     finished: bool = False
     reply: JSON = field(default_factory=dict)
 
-
-def copy_json(value: Any) -> Any:
-    """A fast deep copy of plain JSON data (dicts, lists, scalars): how ``apply`` leaves
-    its input state untouched."""
-    if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in value]
-    return value
-
-
-def copy_state(state: JSON) -> JSON:
-    """A deep copy of a state for ``apply`` to change, sharing only ``state["settings"]``,
-    which rulesets read and never write (it is a game's largest, most copied part)."""
-    out = {k: copy_json(v) for k, v in state.items() if k != "settings"}
-    if "settings" in state:
-        out["settings"] = state["settings"]
-    return out
+    def __post_init__(self) -> None:
+        # What ``copy_state`` handed the step goes out as plain JSON again.
+        if isinstance(self.state, dict):
+            settled_state(self.state)
 
 
 @dataclass(slots=True)

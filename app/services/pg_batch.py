@@ -19,10 +19,10 @@ SQL = """
 WITH
 games_updated AS (
     UPDATE games
-       SET step_seq = x.step_seq, event_seq = x.event_seq, state = x.state,
+       SET step_seq = x.step_seq, event_seq = x.event_seq, state = ($7::text[])[x.state]::json,
            updated_at = x.updated_at
       FROM json_to_recordset($1::json) AS x(
-           game_id varchar, step_seq int, event_seq int, state json, updated_at timestamptz)
+           game_id varchar, step_seq int, event_seq int, state int, updated_at timestamptz)
      WHERE games.id = x.game_id
     RETURNING 1),
 steps_added AS (
@@ -83,13 +83,16 @@ def _rows(rows: list[dict[str, Any]]) -> str:
     return json.dumps(rows, default=_encode, ensure_ascii=False, separators=(",", ":"))
 
 
-def _game_rows(rows: list[dict[str, Any]]) -> str:
-    """Game rows carry their state already serialised: splice it in, do not re-encode."""
-    parts = []
-    for row in rows:
-        head = _rows([{k: v for k, v in row.items() if k != "state"}])[2:-2]
-        parts.append(f'{{{head},"state":{row["state"]}}}')
-    return "[" + ",".join(parts) + "]"
+def _game_rows(rows: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """Game rows carry their state already serialised. It travels apart, as an element of
+    a text array that the row names by its (1-based) place: inside the recordset's JSON
+    PostgreSQL would parse a 400 KiB state twice more (the array, then the field), which
+    costs more than writing the row."""
+    heads = [
+        {**{k: v for k, v in row.items() if k != "state"}, "state": i + 1}
+        for i, row in enumerate(rows)
+    ]
+    return _rows(heads), [str(row["state"]) for row in rows]
 
 
 async def write_batch(
@@ -101,13 +104,15 @@ async def write_batch(
     revisions: list[dict[str, Any]],
     status_changes: list[dict[str, Any]],
 ) -> None:
+    games, states = _game_rows(game_rows)
     params = (
-        _game_rows(game_rows),
+        games,
         _rows(step_rows),
         _rows(event_rows),
         _rows(orders),
         _rows(revisions),
         _rows(status_changes),
+        states,
     )
     counts = (await conn.exec_driver_sql(SQL, params)).one()
     expected = (len(game_rows), len(step_rows), len(event_rows), len(orders))

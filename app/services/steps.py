@@ -28,7 +28,6 @@ from app.models import (
     TIMERS,
     EventRow,
     Game,
-    SerializedJSON,
     Timer,
 )
 from app.publish import outbox, receipts
@@ -37,6 +36,7 @@ from app.rules.base import Actor, Event, Outcome, RuleViolation, Step, TimerSpec
 from app.rules.registry import get_ruleset
 from app.services import pg_batch
 from app.services.seats import SIGNUP_TIMER_KINDS
+from app.services.state_text import serialize_state as serialize_state
 
 
 def is_game_timer(timer: Timer) -> bool:
@@ -47,12 +47,6 @@ def is_game_timer(timer: Timer) -> bool:
 
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def serialize_state(state: Any) -> SerializedJSON:
-    """The state as stored: key order kept (the engine's own), so what is read back and
-    what replay computes are the same document."""
-    return SerializedJSON(json.dumps(state, ensure_ascii=False, separators=(",", ":")))
 
 
 def state_hash(state: Any) -> str:

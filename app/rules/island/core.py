@@ -11,6 +11,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import orjson
+
 from app.rules.base import (
     AUDIENCE_DIRECTOR,
     Event,
@@ -34,13 +36,28 @@ DIRECTIONS: dict[str, tuple[int, int]] = {
 _SETTINGS_CACHE: dict[int, tuple[JSON, IslandSettings]] = {}
 
 
+_SETTINGS_BY_TEXT: dict[bytes, IslandSettings] = {}
+
+
 def settings_of(state: JSON) -> IslandSettings:
-    """The parsed settings of a state (cached by the identity of the stored dict)."""
+    """The parsed settings of a state, cached by the identity of the stored dict and, for
+    a state freshly read from the database (a new dict each step), by its JSON text:
+    parsing a 1,000-player scenario's start positions costs far more than writing it."""
     raw = state["settings"]
     hit = _SETTINGS_CACHE.get(id(raw))
     if hit is not None and hit[0] is raw:
         return hit[1]
-    parsed = IslandSettings.model_validate(raw)
+    try:
+        text: bytes | None = orjson.dumps(raw, option=orjson.OPT_PASSTHROUGH_SUBCLASS)
+    except TypeError:  # not plain JSON (never stored so): parsed, not cached by text
+        text = None
+    parsed = _SETTINGS_BY_TEXT.get(text) if text is not None else None
+    if parsed is None:
+        parsed = IslandSettings.model_validate(raw)
+        if text is not None:
+            if len(_SETTINGS_BY_TEXT) > 64:
+                _SETTINGS_BY_TEXT.clear()
+            _SETTINGS_BY_TEXT[text] = parsed
     if len(_SETTINGS_CACHE) > 256:
         _SETTINGS_CACHE.clear()
     _SETTINGS_CACHE[id(raw)] = (raw, parsed)
