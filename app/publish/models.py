@@ -73,7 +73,12 @@ class PostRow(Base):
     title: Mapped[str] = mapped_column(String(200))
     # The thread's title from this post on, where a channel may rename its thread.
     thread_title: Mapped[str | None] = mapped_column(String(200))
+    # The text per format; a format missing is rendered from ``source`` when first needed
+    # (``app.publish.bodies``), and a director's edit of a format stands over it.
     bodies: Mapped[dict[str, Any]]
+    # What the post is rendered from (its public events, the game's public facts, the
+    # deadline): a post planned in its step's transaction; None for one rendered at once.
+    source: Mapped[dict[str, Any] | None]
     created_at: Mapped[datetime]
     publish_at: Mapped[datetime | None]
     published_at: Mapped[datetime | None]

@@ -28,7 +28,7 @@ import logging
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -38,6 +38,7 @@ from sqlalchemy.orm import aliased
 
 from app import observability
 from app.clock import Clock
+from app.publish.bodies import ensure_bodies
 from app.publish.channels import ADAPTERS, make_http_client, seal_config
 from app.publish.channels.base import ChannelAdapter, FinalError, Outgoing, RetryableError, Sent
 from app.publish.models import ChannelRow, DeliveryRow, PostRow
@@ -148,19 +149,31 @@ class DeliveryWorker:
                     select(ChannelRow).where(ChannelRow.id.in_({r.channel_id for r in rows}))
                 )
             }
+            # A post planned by its step is rendered here, before its first send, and its
+            # text kept (app/publish/bodies.py): every later send and read finds it.
+            texts = await ensure_bodies(session, list(posts.values()))
             lease = now + timedelta(seconds=self.settings.publish_lease_seconds)
             claims = []
             for row in rows:
-                row.status = "sending"
                 row.attempts += 1
-                row.next_attempt_at = lease
                 post, channel = posts[row.post_id], channels[row.channel_id]
-                shown = {k: v for k, v in post_json(post, []).items() if k != "deliveries"}
+                if channel.format not in texts[post.id]:
+                    # The rendering failed (logged): nothing is sent, the delivery is tried
+                    # again later like a failed send, and holds back its channel meanwhile.
+                    self._not_rendered(row, now)
+                    continue
+                row.status = "sending"
+                row.next_attempt_at = lease
+                shown = {
+                    k: v
+                    for k, v in post_json(post, [], texts[post.id]).items()
+                    if k != "deliveries"
+                }
                 message = Outgoing(
                     delivery_id=f"{post.id}.{channel.id}",
                     game_id=post.game_id,
                     post=shown,
-                    body=post.bodies.get(channel.format, ""),
+                    body=texts[post.id][channel.format],
                     title=post.title,
                     thread_title=post.thread_title,
                 )
@@ -174,6 +187,18 @@ class DeliveryWorker:
                     )
                 )
             return claims
+
+    def _not_rendered(self, row: DeliveryRow, now: datetime) -> None:
+        """A delivery whose post could not be rendered: pending again after a backoff, or
+        failed after the last attempt (the director may retry it once the cause is fixed)."""
+        row.error = "the post could not be rendered (see the log)"
+        if row.attempts >= self.settings.publish_max_attempts:
+            row.status = "failed"
+            row.next_attempt_at = None
+        else:
+            row.status = "pending"
+            row.next_attempt_at = now + timedelta(seconds=self.backoff(row.attempts, None))
+        observability.delivery_recorded(row.status, row.created_at, now)
 
     async def _send(self, http: httpx.AsyncClient, claim: Claim) -> Result:
         adapter = self.adapters.get(claim.kind)
