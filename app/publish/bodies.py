@@ -131,10 +131,31 @@ def ensure_bodies_sync(
         for post in posts:
             if post.id in made and post.id in current:
                 post.bodies = {**made[post.id], **(current[post.id] or {})}
+                if all(f in post.bodies for f in FORMATS):
+                    post.source = None  # rendered for good: off the worker's queue
     shown: dict[str, Bodies] = {}
     for post in posts:
         shown[post.id] = {**made.get(post.id, {}), **post.bodies}
     return shown
+
+
+def render_pending(session: Session, limit: int, skip: Iterable[str] = ()) -> list[str]:
+    """Render and keep every format of the oldest posts not yet rendered (the delivery
+    worker's pass, so a post with no delivery — no channel, awaiting review — is rendered
+    once too, not at every read). Returns the ids of the ones that failed (logged)."""
+    query = select(PostRow).where(PostRow.source.is_not(None))
+    skipped = list(skip)
+    if skipped:
+        query = query.where(PostRow.id.not_in(skipped))
+    posts = session.scalars(
+        query.order_by(PostRow.created_at, PostRow.id)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    ).all()
+    if not posts:
+        return []
+    shown = ensure_bodies_sync(session, posts)
+    return [p.id for p in posts if any(f not in shown[p.id] for f in FORMATS)]
 
 
 async def ensure_bodies(

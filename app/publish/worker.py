@@ -2,7 +2,8 @@
 
 One pass:
 
-1. **claim** (one transaction): due deliveries, ``FOR UPDATE SKIP LOCKED`` (SQLite: one
+1. **claim** (one transaction): first the posts not yet rendered (a closing step only plans
+   them, ``app.publish.bodies``), every format rendered and kept; then due deliveries, ``FOR UPDATE SKIP LOCKED`` (SQLite: one
    process, BEGIN IMMEDIATE), at most one per channel — the oldest one the channel has not
    finished. A pending, sending or failed delivery holds back every later one of its
    channel, so on one channel a later post never overtakes an earlier one, and a failed
@@ -38,7 +39,7 @@ from sqlalchemy.orm import aliased
 
 from app import observability
 from app.clock import Clock
-from app.publish.bodies import ensure_bodies
+from app.publish.bodies import ensure_bodies, render_pending
 from app.publish.channels import ADAPTERS, make_http_client, seal_config
 from app.publish.channels.base import ChannelAdapter, FinalError, Outgoing, RetryableError, Sent
 from app.publish.models import ChannelRow, DeliveryRow, PostRow
@@ -86,6 +87,9 @@ class DeliveryWorker:
         self.http = http
         self.adapters = adapters if adapters is not None else ADAPTERS
         self.rng = rng or random.Random()
+        # Posts this process failed to render: the pass over unrendered posts skips them
+        # (their deliveries retry with a backoff; a restart after the fix renders them).
+        self._unrenderable: set[str] = set()
 
     async def run_once(self) -> int:
         """One pass: claim, send, record. Returns how many deliveries were attempted."""
@@ -122,6 +126,12 @@ class DeliveryWorker:
         )
         async with self.sessionmaker() as session, session.begin():
             now = self.clock.now()
+            # First the posts planned since the last pass, every format (app/publish/
+            # bodies.py): off the step's transaction, and before anyone reads them.
+            failed = await session.run_sync(
+                render_pending, self.settings.publish_worker_batch, self._unrenderable
+            )
+            self._unrenderable.update(failed)  # tried again by their deliveries, not here
             rows = (
                 await session.scalars(
                     select(DeliveryRow)

@@ -1,7 +1,8 @@
 """posts: what a post is rendered from (its public events, the game's facts, the deadline)
 
 A post of a step is planned in the step's transaction and rendered later, once per format,
-when first needed (app/publish/bodies.py): ``source`` keeps what that takes.
+when first needed (app/publish/bodies.py): ``source`` keeps what that takes until the post
+has every format, and the partial index is the delivery worker's queue of such posts.
 
 Revision ID: 0014
 Revises: 0013
@@ -23,8 +24,16 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     with op.batch_alter_table("posts") as batch:
         batch.add_column(sa.Column("source", sa.JSON(), nullable=True))
+        batch.create_index(
+            "ix_posts_unrendered",
+            ["created_at"],
+            unique=False,
+            postgresql_where=sa.text("source IS NOT NULL"),
+            sqlite_where=sa.text("source IS NOT NULL"),
+        )
 
 
 def downgrade() -> None:
     with op.batch_alter_table("posts") as batch:
+        batch.drop_index("ix_posts_unrendered")
         batch.drop_column("source")
