@@ -115,7 +115,9 @@ def ensure_bodies_sync(
 ) -> dict[str, Bodies]:
     """Each post's bodies (post id -> format -> text), its missing ``formats`` rendered.
     ``store``: write what was rendered back to the post, in the caller's transaction (the
-    post's row locked and read again first, so text stored meanwhile — an edit — wins).
+    post's row locked and read again first, so text stored meanwhile — an edit — wins; a
+    row another transaction holds is skipped, not waited for: that one is storing or
+    editing it, and two delivery workers never wait on each other's posts).
     A read-only transaction passes ``store=False``: the text is shown, not kept."""
     wanted = tuple(formats)
     made = {p.id: _rendered(p, wanted) for p in posts if missing(p, wanted)}
@@ -125,7 +127,7 @@ def ensure_bodies_sync(
             session.execute(
                 select(PostRow.id, PostRow.bodies)
                 .where(PostRow.id.in_(list(made)))
-                .with_for_update()
+                .with_for_update(skip_locked=True)
             ).all()
         )
         for post in posts:

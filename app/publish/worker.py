@@ -2,13 +2,15 @@
 
 One pass:
 
-1. **claim** (one transaction): first the posts not yet rendered (a closing step only plans
-   them, ``app.publish.bodies``), every format rendered and kept; then due deliveries, ``FOR UPDATE SKIP LOCKED`` (SQLite: one
+1. **claim** (one transaction): due deliveries, ``FOR UPDATE SKIP LOCKED`` (SQLite: one
    process, BEGIN IMMEDIATE), at most one per channel — the oldest one the channel has not
    finished. A pending, sending or failed delivery holds back every later one of its
    channel, so on one channel a later post never overtakes an earlier one, and a failed
    one blocks its channel until the director retries or discards it. Each claimed row
-   becomes ``sending`` with a lease (``next_attempt_at`` = now + lease) and one more attempt;
+   becomes ``sending`` with a lease (``next_attempt_at`` = now + lease) and one more attempt.
+   A closing step only plans its posts (``app.publish.bodies``): the claim renders the
+   claimed posts not yet rendered, every format, and keeps the text; a pass with nothing
+   to send renders the other posts still unrendered (no channel, awaiting review);
 2. **send** outside any transaction, all claimed deliveries at once, with one shared
    ``httpx.AsyncClient`` (timeouts from the settings);
 3. **record** (one transaction): ``sent`` with the remote id and URL and the channel's
@@ -126,12 +128,6 @@ class DeliveryWorker:
         )
         async with self.sessionmaker() as session, session.begin():
             now = self.clock.now()
-            # First the posts planned since the last pass, every format (app/publish/
-            # bodies.py): off the step's transaction, and before anyone reads them.
-            failed = await session.run_sync(
-                render_pending, self.settings.publish_worker_batch, self._unrenderable
-            )
-            self._unrenderable.update(failed)  # tried again by their deliveries, not here
             rows = (
                 await session.scalars(
                     select(DeliveryRow)
@@ -146,6 +142,13 @@ class DeliveryWorker:
                 )
             ).all()
             if not rows:
+                # Nothing to send: render the posts planned and not yet rendered (those
+                # with no delivery — no channel, awaiting review — too), so a read finds
+                # them rendered (app/publish/bodies.py).
+                failed = await session.run_sync(
+                    render_pending, self.settings.publish_worker_batch, self._unrenderable
+                )
+                self._unrenderable.update(failed)  # their deliveries retry them, not this
                 return []
             posts = {
                 p.id: p
