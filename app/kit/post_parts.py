@@ -68,6 +68,9 @@ class PostDraft:
     # What the thread should be called from this post on (a stage of the game), where the
     # channel may rename its thread; None leaves the thread's title as it is.
     thread_title: str | None = None
+    # What to render the bodies from later (``app.publish.bodies``), when ``bodies`` is
+    # empty: a post planned in its step's transaction.
+    source: dict[str, Any] | None = None
 
 
 @dataclass

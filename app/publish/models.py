@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.models import Base
@@ -63,7 +63,16 @@ class PostRow(Base):
     discarded. ``step_seq``/``event_seq``: the step and the last event it came from."""
 
     __tablename__ = "posts"
-    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq"),
+        # The posts not yet rendered in every format: the delivery worker's queue of them.
+        Index(
+            "ix_posts_unrendered",
+            "created_at",
+            postgresql_where=text("source IS NOT NULL"),
+            sqlite_where=text("source IS NOT NULL"),
+        ),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
@@ -73,7 +82,13 @@ class PostRow(Base):
     title: Mapped[str] = mapped_column(String(200))
     # The thread's title from this post on, where a channel may rename its thread.
     thread_title: Mapped[str | None] = mapped_column(String(200))
+    # The text per format; a format missing is rendered from ``source`` when first needed
+    # (``app.publish.bodies``), and a director's edit of a format stands over it.
     bodies: Mapped[dict[str, Any]]
+    # What the post is rendered from (its public events, the game's public facts, the
+    # deadline): a post planned in its step's transaction, until it has every format; None
+    # for one rendered at once.
+    source: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     created_at: Mapped[datetime]
     publish_at: Mapped[datetime | None]
     published_at: Mapped[datetime | None]

@@ -8,14 +8,16 @@ How it hooks in, and why it costs nothing when nothing is public:
    this transaction — a dictionary update, only when an event is public at all.
 2. When that transaction commits (SQLAlchemy's ``before_commit``, which also runs for a
    savepoint), ``_drain`` reads those events back from the database (so events a rolled-back
-   savepoint dropped are not posted), asks the renderer for the posts they call for, and
+   savepoint dropped are not posted), asks the renderer to plan the posts they call for, and
    writes posts, deliveries and timers into the same transaction. A transaction without a
    public event finds nothing noted and returns at once.
 
 The code here is synchronous SQLAlchemy: it runs inside the commit (the asyncio extension
 runs sync session code in its greenlet), and the async service calls it through
 ``session.run_sync``. Rendering is pure (``app.publish.render``): a post is a function of
-the public events of one transaction and the game's public facts, never of the state.
+the public events of one transaction and the game's public facts, never of the state. So
+the transaction only plans its posts and stores what they are made of; each format is
+rendered when first needed (``app.publish.bodies``), off the step's critical path.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from sqlalchemy.orm import Session, SessionTransaction
 
 from app.ids import new_id
 from app.models import EVENTS, GAMES, TIMERS, PlayerRow
-from app.publish import render
+from app.publish import bodies, render
 from app.publish.models import ChannelRow, DeliveryRow, PostRow, PublishingRow
 from app.publish.timers import (
     AUTO_PUBLISH,
@@ -303,15 +305,14 @@ def publish_batch(session: Session, noted: Mapping[str, int]) -> dict[str, list[
             for i, r in enumerate(public[game_id], start=1)
         ]
         try:
-            drafts[game_id] = render.posts_for_events(
-                infos[game_id], events[game_id], deadline_of(timer, now)
-            )
+            drafts[game_id] = planned(infos[game_id], events[game_id], deadline_of(timer, now))
         except Exception:
-            # A template bug must not stop the game (the step would roll back and its timer
+            # A builder bug must not stop the game (the step would roll back and its timer
             # be retried forever), nor the others: the step commits without its posts, and
-            # the log says why.
+            # the log says why. (A template bug shows later, when the post is rendered:
+            # app/publish/bodies.py.)
             log.exception(
-                "rendering the posts of game %s (events %s…) failed", game_id, noted[game_id]
+                "planning the posts of game %s (events %s…) failed", game_id, noted[game_id]
             )
             drafts[game_id] = []
     channels = channels_of(session, [g for g in games if drafts[g]])
@@ -338,6 +339,24 @@ def publish_batch(session: Session, noted: Mapping[str, int]) -> dict[str, list[
     return made
 
 
+def planned(
+    game: render.GameInfo, events: list[render.PublicEvent], deadline: datetime | None
+) -> list[render.PostDraft]:
+    """The posts of one transaction's public events, planned, not rendered: kinds and
+    titles, no bodies, and each one's source to render it from when first needed
+    (``app.publish.bodies``) — the templates stay out of the step's transaction."""
+    return [
+        render.PostDraft(
+            kind=plan.kind,
+            title=plan.title,
+            bodies={},
+            thread_title=plan.thread_title,
+            source=bodies.source_of(game, plan.events, deadline),
+        )
+        for plan in render.plan_posts(game, events, deadline)
+    ]
+
+
 def create_post(
     session: Session,
     facts: GameFacts,
@@ -362,6 +381,7 @@ def create_post(
         title=draft.title,
         thread_title=draft.thread_title,
         bodies=dict(draft.bodies),
+        source=draft.source,
         created_at=now,
         publish_at=None,
         published_at=None,

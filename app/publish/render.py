@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -48,9 +49,12 @@ __all__ = [
     "FORMATS",
     "GameInfo",
     "PostDraft",
+    "PostPlan",
     "PublicEvent",
     "RosterEntry",
+    "plan_posts",
     "posts_for_events",
+    "render_group",
     "reminder_post",
     "tally_post",
 ]
@@ -128,6 +132,56 @@ def _post(
     return PostDraft(kind=kind, title=title, bodies=bodies, thread_title=title if stage else None)
 
 
+# The format a post is planned in: its title (plain text, the same in every format) and
+# whether it has anything to say, without laying it out.
+PLAN_FORMAT = "text"
+
+
+@dataclass(frozen=True)
+class PostPlan:
+    """A post of one group of events, planned but not rendered (``render_group``)."""
+
+    kind: str
+    title: str
+    thread_title: str | None
+    events: tuple[PublicEvent, ...]
+
+
+def plan_posts(
+    game: GameInfo, events: Sequence[PublicEvent], deadline: datetime | None
+) -> list[PostPlan]:
+    """The posts ``posts_for_events`` makes, without their bodies: the builders run once,
+    in one format, and no template. ``render_group`` lays each one out later."""
+    plans: list[PostPlan] = []
+    game_posts = _posts(game.ruleset)
+    words = _words(game.ruleset)
+    for group in group_events(events, game_posts):
+        ctx = Ctx(game, FORMATTERS[PLAN_FORMAT], words)
+        title, sections = _build(ctx, game_posts, group, deadline)
+        if all(s.empty() for s in sections):
+            continue
+        stage = group.kind in STAGES or group.kind in game_posts.stages
+        thread_title = title if stage else None
+        plans.append(PostPlan(group.kind, title, thread_title, tuple(group.events)))
+    return plans
+
+
+def render_group(
+    game: GameInfo,
+    kind: str,
+    events: Sequence[PublicEvent],
+    deadline: datetime | None,
+    format_name: str,
+) -> str:
+    """One format's body of the post ``plan_posts`` planned for these events: exactly the
+    text ``posts_for_events`` gives that format."""
+    game_posts = _posts(game.ruleset)
+    group = Group(kind, list(events))
+    ctx = Ctx(game, FORMATTERS[format_name], _words(game.ruleset))
+    title, sections = _build(ctx, game_posts, group, deadline)
+    return _render(ctx, kind, title, sections, ctx.footer(group.events))
+
+
 def _always(post: PostDraft | None) -> PostDraft:
     assert post is not None, "reminders and tallies always have something to say"
     return post
@@ -137,21 +191,17 @@ def posts_for_events(
     game: GameInfo, events: Sequence[PublicEvent], deadline: datetime | None
 ) -> list[PostDraft]:
     """The posts that the public events of ONE step (or one service action) call for, in
-    order. ``deadline`` is the game's current deadline after that step (for phase_opened)."""
-    posts: list[PostDraft] = []
-    game_posts = _posts(game.ruleset)
-    for group in group_events(events, game_posts):
-
-        def build(ctx: Ctx, group: Group = group) -> tuple[str, list[Section]]:
-            return _build(ctx, game_posts, group, deadline)
-
-        def footer(ctx: Ctx, group: Group = group) -> Markup:
-            return ctx.footer(group.events)
-
-        post = _post(game, group.kind, build, footer)
-        if post is not None:
-            posts.append(post)
-    return posts
+    order. ``deadline`` is the game's current deadline after that step (for phase_opened).
+    The outbox stores ``plan_posts`` and renders later; this renders at once."""
+    return [
+        PostDraft(
+            kind=plan.kind,
+            title=plan.title,
+            bodies={f: render_group(game, plan.kind, plan.events, deadline, f) for f in FORMATS},
+            thread_title=plan.thread_title,
+        )
+        for plan in plan_posts(game, events, deadline)
+    ]
 
 
 def _build(

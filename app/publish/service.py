@@ -9,6 +9,7 @@ Each function runs inside the caller's transaction and never commits.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -19,21 +20,26 @@ from sqlalchemy.orm import Session
 from app.errors import AppError, conflict, not_found
 from app.models import AuditRow, Game, OrderRow, StepRow, Timer
 from app.publish import outbox, timers
+from app.publish.bodies import ensure_bodies
 from app.publish.channels import open_config, redact
 from app.publish.models import ChannelRow, DeliveryRow, PostRow, PublishingRow
 from app.publish.render import FORMATS, RosterEntry, reminder_post, tally_post
 from app.rules.base import STEP_READY
 
 
-def post_json(post: PostRow, deliveries: list[DeliveryRow]) -> dict[str, Any]:
-    """A post as API.md shows it."""
+def post_json(
+    post: PostRow, deliveries: list[DeliveryRow], bodies: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """A post as API.md shows it. ``bodies``: its text per format as ``ensure_bodies``
+    gave it (a post planned but not yet rendered has none of its own)."""
+    texts = post.bodies if bodies is None else bodies
     return {
         "id": post.id,
         "seq": post.seq,
         "kind": post.kind,
         "status": post.status,
         "title": post.title,
-        "bodies": {f: post.bodies.get(f, "") for f in FORMATS},
+        "bodies": {f: texts.get(f, "") for f in FORMATS},
         "created_at": post.created_at.isoformat(),
         "publish_at": post.publish_at.isoformat() if post.publish_at else None,
         "published_at": post.published_at.isoformat() if post.published_at else None,
@@ -114,11 +120,14 @@ async def post_of(session: AsyncSession, game: Game, post_id: str, lock: bool = 
 
 
 async def answer(session: AsyncSession, post: PostRow) -> dict[str, Any]:
+    """The post after a director's action (a write transaction: what is rendered to show
+    it is kept)."""
     await session.flush()
+    shown = await ensure_bodies(session, [post])
     deliveries = await session.scalars(
         select(DeliveryRow).where(DeliveryRow.post_id == post.id).order_by(DeliveryRow.id)
     )
-    return post_json(post, list(deliveries))
+    return post_json(post, list(deliveries), shown[post.id])
 
 
 def not_awaiting(post: PostRow) -> AppError:

@@ -21,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.kit.formats import FORMATTERS
+from app.publish.bodies import text_of
 from app.publish.catalogue import PHRASES
 from app.publish.channels.base import ChannelAdapter, ChannelError
 from app.publish.models import ChannelRow, DeliveryRow, PostRow, PublishingRow, WithdrawalRow
@@ -109,7 +110,7 @@ async def edit_withdrawn(
             text = withdrawn_text(
                 channel.format,
                 language or "zh",
-                post.bodies.get(channel.format, ""),
+                await text_of(session, post, channel.format),
                 row.reason,
                 link,
             )

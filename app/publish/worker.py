@@ -7,7 +7,10 @@ One pass:
    finished. A pending, sending or failed delivery holds back every later one of its
    channel, so on one channel a later post never overtakes an earlier one, and a failed
    one blocks its channel until the director retries or discards it. Each claimed row
-   becomes ``sending`` with a lease (``next_attempt_at`` = now + lease) and one more attempt;
+   becomes ``sending`` with a lease (``next_attempt_at`` = now + lease) and one more attempt.
+   A closing step only plans its posts (``app.publish.bodies``): the claim renders the
+   claimed posts not yet rendered, every format, and keeps the text; a pass with nothing
+   to send renders the other posts still unrendered (no channel, awaiting review);
 2. **send** outside any transaction, all claimed deliveries at once, with one shared
    ``httpx.AsyncClient`` (timeouts from the settings);
 3. **record** (one transaction): ``sent`` with the remote id and URL and the channel's
@@ -28,7 +31,7 @@ import logging
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -38,6 +41,7 @@ from sqlalchemy.orm import aliased
 
 from app import observability
 from app.clock import Clock
+from app.publish.bodies import ensure_bodies, render_pending
 from app.publish.channels import ADAPTERS, make_http_client, seal_config
 from app.publish.channels.base import ChannelAdapter, FinalError, Outgoing, RetryableError, Sent
 from app.publish.models import ChannelRow, DeliveryRow, PostRow
@@ -85,6 +89,9 @@ class DeliveryWorker:
         self.http = http
         self.adapters = adapters if adapters is not None else ADAPTERS
         self.rng = rng or random.Random()
+        # Posts this process failed to render: the pass over unrendered posts skips them
+        # (their deliveries retry with a backoff; a restart after the fix renders them).
+        self._unrenderable: set[str] = set()
 
     async def run_once(self) -> int:
         """One pass: claim, send, record. Returns how many deliveries were attempted."""
@@ -135,6 +142,13 @@ class DeliveryWorker:
                 )
             ).all()
             if not rows:
+                # Nothing to send: render the posts planned and not yet rendered (those
+                # with no delivery — no channel, awaiting review — too), so a read finds
+                # them rendered (app/publish/bodies.py).
+                failed = await session.run_sync(
+                    render_pending, self.settings.publish_worker_batch, self._unrenderable
+                )
+                self._unrenderable.update(failed)  # their deliveries retry them, not this
                 return []
             posts = {
                 p.id: p
@@ -148,19 +162,31 @@ class DeliveryWorker:
                     select(ChannelRow).where(ChannelRow.id.in_({r.channel_id for r in rows}))
                 )
             }
+            # A post planned by its step is rendered here, before its first send, and its
+            # text kept (app/publish/bodies.py): every later send and read finds it.
+            texts = await ensure_bodies(session, list(posts.values()))
             lease = now + timedelta(seconds=self.settings.publish_lease_seconds)
             claims = []
             for row in rows:
-                row.status = "sending"
                 row.attempts += 1
-                row.next_attempt_at = lease
                 post, channel = posts[row.post_id], channels[row.channel_id]
-                shown = {k: v for k, v in post_json(post, []).items() if k != "deliveries"}
+                if channel.format not in texts[post.id]:
+                    # The rendering failed (logged): nothing is sent, the delivery is tried
+                    # again later like a failed send, and holds back its channel meanwhile.
+                    self._not_rendered(row, now)
+                    continue
+                row.status = "sending"
+                row.next_attempt_at = lease
+                shown = {
+                    k: v
+                    for k, v in post_json(post, [], texts[post.id]).items()
+                    if k != "deliveries"
+                }
                 message = Outgoing(
                     delivery_id=f"{post.id}.{channel.id}",
                     game_id=post.game_id,
                     post=shown,
-                    body=post.bodies.get(channel.format, ""),
+                    body=texts[post.id][channel.format],
                     title=post.title,
                     thread_title=post.thread_title,
                 )
@@ -174,6 +200,18 @@ class DeliveryWorker:
                     )
                 )
             return claims
+
+    def _not_rendered(self, row: DeliveryRow, now: datetime) -> None:
+        """A delivery whose post could not be rendered: pending again after a backoff, or
+        failed after the last attempt (the director may retry it once the cause is fixed)."""
+        row.error = "the post could not be rendered (see the log)"
+        if row.attempts >= self.settings.publish_max_attempts:
+            row.status = "failed"
+            row.next_attempt_at = None
+        else:
+            row.status = "pending"
+            row.next_attempt_at = now + timedelta(seconds=self.backoff(row.attempts, None))
+        observability.delivery_recorded(row.status, row.created_at, now)
 
     async def _send(self, http: httpx.AsyncClient, claim: Claim) -> Result:
         adapter = self.adapters.get(claim.kind)

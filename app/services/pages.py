@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Game, PlayerRow
 from app.publish import receipts
+from app.publish.bodies import ensure_bodies
 from app.publish.models import DeliveryRow, PostRow, PublishingRow
 from app.rules.registry import get_ruleset
 from app.services import codirectors, publishing, signups
@@ -231,9 +232,11 @@ async def console_publishing(
     total = await session.scalar(
         select(func.count()).select_from(PostRow).where(PostRow.game_id == game.id)
     )
+    # A page is a read: a post not yet rendered is rendered to be shown, not kept.
+    shown = await ensure_bodies(session, posts, store=False)
     return {
         "settings": publishing.publishing_json(pub),
         "channels": await publishing.list_channels(session, game, principal),
-        "posts": [publishing.post_json(p, by_post[p.id]) for p in posts],
+        "posts": [publishing.post_json(p, by_post[p.id], shown[p.id]) for p in posts],
         "total": int(total or 0),
     }

@@ -20,6 +20,7 @@ from app.errors import AppError, conflict, not_found
 from app.ids import new_id
 from app.models import Game, PlayerRow
 from app.publish import outbox, timers
+from app.publish.bodies import ensure_bodies
 from app.publish.channels import ADAPTERS, seal_config, validate_config
 from app.publish.models import ChannelRow, DeliveryRow, PostRow, PublishingRow
 from app.publish.render import tally_post
@@ -238,7 +239,9 @@ async def list_posts(
         for d in deliveries:
             if director or d.status == "sent":
                 by_post[d.post_id].append(d)
-    return [post_json(p, by_post[p.id]) for p in posts]
+    # A read (no write lock): a post not yet rendered is rendered to be shown, not kept.
+    shown = await ensure_bodies(session, posts, store=False)
+    return [post_json(p, by_post[p.id], shown[p.id]) for p in posts]
 
 
 async def edit_post(
@@ -251,7 +254,9 @@ async def edit_post(
     now: datetime,
 ) -> dict[str, Any]:
     require_director(principal)
-    post = await post_of(session, game, post_id)
+    # Locked: a rendering stored meanwhile (app/publish/bodies.py) reads the edit, not
+    # the other way round; an edited format is never rendered over.
+    post = await post_of(session, game, post_id, lock=True)
     if post.status != "awaiting_review":
         raise not_awaiting(post)
     if title is not None:

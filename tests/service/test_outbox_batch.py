@@ -84,15 +84,16 @@ def publish_apart(monkeypatch: pytest.MonkeyPatch, alone: set[str]) -> list[set[
 
 
 def failing_renderer(monkeypatch: pytest.MonkeyPatch, broken: set[str]) -> None:
-    """The renderer raises (a template bug) for the games in ``broken``."""
-    real = outbox.render.posts_for_events
+    """The renderer raises (a builder bug) for the games in ``broken``, when the step's
+    transaction plans their posts."""
+    real = outbox.render.plan_posts
 
     def render(game: Any, events: Any, deadline: Any) -> Any:
         if game.id in broken:
             raise RuntimeError("template bug")
         return real(game, events, deadline)
 
-    monkeypatch.setattr(outbox.render, "posts_for_events", render)
+    monkeypatch.setattr(outbox.render, "plan_posts", render)
 
 
 def _alike(body: str, game_id: str) -> str:

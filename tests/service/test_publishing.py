@@ -326,13 +326,13 @@ async def test_the_renderer_gets_exactly_the_public_events_with_their_public_num
     from app.publish import outbox, render
 
     seen: list[render.PublicEvent] = []
-    real = render.posts_for_events
+    real = render.plan_posts  # what the outbox asks for in the step's transaction
 
     def spy(game: Any, events: Any, deadline: Any) -> Any:
         seen.extend(events)
         return real(game, events, deadline)
 
-    monkeypatch.setattr(outbox.render, "posts_for_events", spy)
+    monkeypatch.setattr(outbox.render, "plan_posts", spy)
     game = await team_battle(client)
     await game.order("a1", DEPLOY_A)  # hidden: side A only
     await game.order("b1", DEPLOY_B)
