@@ -6,7 +6,7 @@ default pglz its compression is most of the UPDATE; lz4 does it several times fa
 without lz4 keeps pglz; SQLite has no such setting.
 
 Revision ID: 0015
-Revises: 0013 (0014 on the branch that adds post sources; re-chained when merged)
+Revises: 0014
 Create Date: 2026-12-02 14:20:00
 
 """
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0015"
-down_revision: str | None = "0013"
+down_revision: str | None = "0014"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
