@@ -7,6 +7,7 @@ import os
 import secrets
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -40,18 +41,31 @@ def fresh_database(keep: bool = False) -> Iterator[tuple[str, str]]:
     url = f"{BASE_URL}/{name}"
     asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
     try:
-        env = {**os.environ, "DATABASE_URL": url}
-        subprocess.run(
-            [sys.executable, "-m", "app", "migrate"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-        )
+        migrate(url)
         yield name, url
     finally:
         if not keep:
             asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def migrate(url: str) -> None:
+    """``python -m app migrate`` on the database at ``url`` (the path the service takes)."""
+    subprocess.run(
+        [sys.executable, "-m", "app", "migrate"],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": url},
+        check=True,
+        capture_output=True,
+    )
+
+
+@contextmanager
+def sqlite_database() -> Iterator[str]:
+    """The SQLAlchemy URL of a new, migrated SQLite database in a temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="forumplay_bench_") as folder:
+        url = f"sqlite+aiosqlite:///{folder}/bench.db"
+        migrate(url)
+        yield url
 
 
 def driver_url(url: str) -> str:

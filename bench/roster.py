@@ -19,14 +19,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -41,7 +36,7 @@ from app.db import make_engine, make_sessionmaker  # noqa: E402
 from app.services import games as games_service  # noqa: E402
 from app.services import orders as orders_service  # noqa: E402
 from app.services.auth import Principal, principal_for  # noqa: E402
-from bench.pgdb import fresh_database  # noqa: E402
+from bench.pgdb import fresh_database, sqlite_database  # noqa: E402
 
 TZ = "Asia/Shanghai"
 DAY = date(2026, 3, 10)
@@ -142,20 +137,6 @@ async def bench(url: str, sizes: list[int], n_orders: int) -> bool:
         return worst <= TARGET_RATIO
     finally:
         await engine.dispose()
-
-
-@contextmanager
-def sqlite_database() -> Iterator[str]:
-    with tempfile.TemporaryDirectory(prefix="forumplay_bench_") as tmp:
-        url = f"sqlite+aiosqlite:///{tmp}/bench.db"
-        subprocess.run(
-            [sys.executable, "-m", "app", "migrate"],
-            cwd=ROOT,
-            env={**os.environ, "DATABASE_URL": url},
-            check=True,
-            capture_output=True,
-        )
-        yield url
 
 
 def main() -> None:

@@ -28,7 +28,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,7 +41,7 @@ from app.db import make_engine, make_sessionmaker  # noqa: E402
 from app.services import games as games_service  # noqa: E402
 from app.services import orders as orders_service  # noqa: E402
 from app.services.auth import PlayerInfo, Principal  # noqa: E402
-from bench.pgdb import TB_SETTINGS, fresh_database  # noqa: E402
+from bench.pgdb import TB_SETTINGS, fresh_database, sqlite_database  # noqa: E402
 
 TARGET_P99 = 1.0
 DEPLOY = {"type": "deploy", "troops": [6, 6, 6, 6, 6]}
@@ -298,15 +297,7 @@ def main() -> None:
     @contextmanager
     def database() -> Iterator[str]:
         if args.db == "sqlite":
-            with tempfile.TemporaryDirectory() as folder:
-                url = f"sqlite+aiosqlite:///{folder}/bench.db"
-                subprocess.run(
-                    [sys.executable, "-m", "app", "migrate"],
-                    cwd=ROOT,
-                    env={**os.environ, "DATABASE_URL": url},
-                    check=True,
-                    capture_output=True,
-                )
+            with sqlite_database() as url:
                 yield url
         else:
             with fresh_database(args.keep_db) as (_name, url):
