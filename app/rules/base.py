@@ -201,7 +201,7 @@ class Outcome:
     def __post_init__(self) -> None:
         # What ``copy_state`` handed the step goes out as plain JSON again.
         if isinstance(self.state, dict):
-            settled_state(self.state)
+            self.state = settled_state(self.state)
 
 
 @dataclass(slots=True)

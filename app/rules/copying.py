@@ -11,13 +11,17 @@ JSON = dict[str, Any]
 __all__ = ["CopiedOnRead", "copy_json", "copy_state", "settled_state"]
 
 
+# Values shared as they are, not copied (nor a call spent on finding that out).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def copy_json(value: Any) -> Any:
     """A fast deep copy of plain JSON data (dicts, lists, scalars): how ``apply`` leaves
     its input state untouched."""
     if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
+        return {k: v if type(v) in _SCALARS else copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [copy_json(v) for v in value]
+        return [v if type(v) in _SCALARS else copy_json(v) for v in value]
     return value
 
 
@@ -104,7 +108,8 @@ class CopiedOnRead(dict[str, Any]):
         return dict(dict.items(self))
 
 
-# A top-level dict this large is copied on read; a smaller one copied whole.
+# A top-level dict this large is copied on read; a smaller one copied whole. A top-level
+# list this large is copied only if the step reads it (a roster most steps never look at).
 _COPY_ON_READ_MIN = 32
 
 
@@ -112,20 +117,33 @@ def copy_state(state: JSON) -> JSON:
     """A copy of a state for ``apply`` to change, sharing only ``state["settings"]``,
     which rulesets read and never write (it is a game's largest, most copied part).
     Large top-level dicts (a roster's players) copy each value when first read
-    (``CopiedOnRead``): a step's cost does not grow with what it does not touch."""
+    (``CopiedOnRead``), large top-level lists when the step first reads them (the state
+    itself is then a ``CopiedOnRead``): a step's cost does not grow with what it does not
+    touch."""
     out: JSON = {}
+    ready: set[str] = set()
     for k, v in state.items():
         if k == "settings":
             out[k] = v
         elif type(v) is dict and len(v) >= _COPY_ON_READ_MIN:
             out[k] = CopiedOnRead(v)
+        elif type(v) is list and len(v) >= _COPY_ON_READ_MIN:
+            out[k] = v
+            continue  # copied when first read
         else:
             out[k] = copy_json(v)
-    return out
+        ready.add(k)
+    if len(ready) == len(out):
+        return out
+    lazy = CopiedOnRead(out)
+    lazy._copied |= ready
+    return lazy
 
 
 def settled_state(state: JSON) -> JSON:
-    """``state`` with every ``CopiedOnRead`` at its top level made a plain dict again."""
+    """``state`` as a plain dict, and every ``CopiedOnRead`` at its top level too."""
+    if type(state) is CopiedOnRead:
+        state = state.settled()
     for k, v in state.items():
         if type(v) is CopiedOnRead:
             state[k] = v.settled()

@@ -67,3 +67,35 @@ def test_the_outcome_is_plain_json_sharing_what_was_not_read() -> None:
     expected["p1"]["hp"] = 50
     expected["new"] = {"hp": 0}
     assert json.dumps(settled["players"]) == json.dumps(expected)
+
+
+def _with_roster() -> dict[str, Any]:
+    state = _state()
+    state["roster"] = [{"id": f"p{i}", "name": f"n{i}"} for i in range(100)]
+    state["order"] = [f"p{i}" for i in range(100)]
+    return state
+
+
+def test_a_large_list_is_copied_only_when_the_step_reads_it() -> None:
+    state = _with_roster()
+    before = json.dumps(state)
+    out = copy_state(state)
+    assert out["roster"] is not state["roster"]  # read: copied, whole
+    out["roster"][0]["name"] = "changed"
+    out["roster"].append({"id": "new"})
+    out["order"].reverse()
+    assert json.dumps(state) == before
+    settled = Outcome(state=out).state
+    assert type(settled) is dict and settled["roster"][0]["name"] == "changed"
+    assert settled["order"][0] == "p99"
+
+
+def test_a_large_list_not_read_is_the_input_own_and_the_outcome_plain() -> None:
+    state = _with_roster()
+    out = copy_state(state)
+    out["day"] = 2
+    settled = Outcome(state=out).state
+    assert type(settled) is dict and type(settled["players"]) is dict
+    assert settled["roster"] is state["roster"]  # never read, so never copied
+    assert list(settled) == list(state) and settled["day"] == 2 and state["day"] == 1
+    assert json.dumps({**settled, "day": 1}) == json.dumps(state)
