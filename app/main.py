@@ -185,6 +185,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     settings.scheduler_interval_seconds,
                     settings.scheduler_batch,
                     RetryPolicy.from_settings(settings),
+                    render_posts=settings.scheduler_renders_posts,
                 )
             )
         tasks = [task] if task is not None else []

@@ -44,7 +44,7 @@ from app.clock import Clock
 from app.db import database_unavailable
 from app.errors import AppError
 from app.models import AuditRow, Game, Timer
-from app.publish import outbox
+from app.publish import bodies, outbox
 from app.publish import service as publishing
 from app.services import signup_settings as signups
 from app.services.director import pause_clocks, timer_step, write_timer_steps
@@ -337,6 +337,27 @@ async def _failed(
     )
 
 
+# Posts rendered per transaction by an idle scheduler: small, for the loop shares its
+# process with the web server (a rendering holds the event loop) and deadlines come first.
+RENDER_BATCH = 20
+
+
+async def render_idle(
+    sessionmaker: async_sessionmaker[AsyncSession], batch: int, unrenderable: set[str]
+) -> int:
+    """Render up to ``batch`` of the posts planned and not yet rendered, in one transaction;
+    return how many it took (``batch``: there may be more, and the loop comes straight back
+    after running what fell due meanwhile). A phase's own transaction only plans its posts;
+    rendering them here, after its commit and beside the delivery worker (rows another
+    process holds are skipped), spreads the templates over every scheduler process instead
+    of the one that sends. A post that fails is left to the worker, which retries it with
+    its delivery."""
+    async with sessionmaker() as session, session.begin():
+        taken, failed = await session.run_sync(bodies.render_pending_pass, batch, unrenderable)
+    unrenderable.update(failed)
+    return int(taken)
+
+
 def _observe(kind: str, game_id: str, lateness: float) -> None:
     """A timer runs, ``lateness`` seconds after its deadline."""
     observability.timer_ran(kind, game_id, timedelta(seconds=lateness))
@@ -348,15 +369,22 @@ async def scheduler_loop(
     interval: float,
     batch: int,
     retry: RetryPolicy | None = None,
+    render_posts: bool = True,
 ) -> None:
     """Forever: run what is due, then wait. Started by the app's lifespan. A pass that
-    filled its batch goes straight on: a burst of deadlines must not wait out the interval."""
+    filled its batch goes straight on: a burst of deadlines must not wait out the interval.
+    ``render_posts``: once no deadline waits, render the posts the steps planned
+    (``render_idle``), so that the delivery worker finds their text ready."""
     away = False  # the database was unavailable at the last pass
+    unrenderable: set[str] = set()
     while True:
         ran = 0
+        more = False  # posts are left to render: come straight back
         try:
             with observability.SCHEDULER_PASS.time():
                 ran = await run_due_timers(sessionmaker, clock, batch, retry, batch)
+            if ran < batch and render_posts:  # no deadline waits: render what they planned
+                more = await render_idle(sessionmaker, RENDER_BATCH, unrenderable) == RENDER_BATCH
             if away:
                 log.warning("scheduler: the database is back; deadlines run again")
             away = False
@@ -369,5 +397,5 @@ async def scheduler_loop(
             elif not away:  # one line when it goes, not a traceback every interval
                 log.warning("scheduler: the database is unavailable (%r); retrying", error)
             away = unavailable
-        if ran < batch:
+        if ran < batch and not more:
             await asyncio.sleep(interval)

@@ -23,6 +23,11 @@ class Settings(BaseSettings):
         1.0, description="How often the loop looks for due timers."
     )
     scheduler_batch: int = Field(100, description="Most timers one pass of the loop runs.")
+    scheduler_renders_posts: bool = Field(
+        True,
+        description="Once no deadline waits, the loop renders the posts the steps planned "
+        "(the delivery worker then finds their text ready).",
+    )
     scheduler_max_attempts: int = Field(
         5,
         description="Runs of a timer that raised before it is parked as failed (its game "
@@ -48,6 +53,18 @@ class Settings(BaseSettings):
         8,
         ge=1,
         description="Orders waiting before another batch is started beside the running one.",
+    )
+    state_cache_games: int = Field(
+        64,
+        ge=0,
+        description="Game states each process keeps decoded (the most recently used; 0: "
+        "none): an order then reads the game row without its state. A state of 1,000 "
+        "players takes about 4 MB here.",
+    )
+    state_cache_check: bool = Field(
+        False,
+        description="Check every state the cache hands out or takes in (hashed again, "
+        "compared with its JSON round trip): for the tests, it costs what the cache saves.",
     )
     publish_worker_enabled: bool = Field(
         True, description="Run the post delivery loop in this process."

@@ -145,6 +145,13 @@ def render_pending(session: Session, limit: int, skip: Iterable[str] = ()) -> li
     """Render and keep every format of the oldest posts not yet rendered (the delivery
     worker's pass, so a post with no delivery — no channel, awaiting review — is rendered
     once too, not at every read). Returns the ids of the ones that failed (logged)."""
+    return render_pending_pass(session, limit, skip)[1]
+
+
+def render_pending_pass(
+    session: Session, limit: int, skip: Iterable[str] = ()
+) -> tuple[int, list[str]]:
+    """``render_pending``, and how many posts it took (``limit``: there may be more)."""
     query = select(PostRow).where(PostRow.source.is_not(None))
     skipped = list(skip)
     if skipped:
@@ -155,9 +162,9 @@ def render_pending(session: Session, limit: int, skip: Iterable[str] = ()) -> li
         .with_for_update(skip_locked=True)
     ).all()
     if not posts:
-        return []
+        return 0, []
     shown = ensure_bodies_sync(session, posts)
-    return [p.id for p in posts if any(f not in shown[p.id] for f in FORMATS)]
+    return len(posts), [p.id for p in posts if any(f not in shown[p.id] for f in FORMATS)]
 
 
 async def ensure_bodies(

@@ -11,6 +11,7 @@ from httpx import AsyncClient
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app import scheduler
 from app.clock import FakeClock
 from app.publish import bodies
 from app.publish.models import DeliveryRow, PostRow
@@ -180,3 +181,50 @@ async def test_a_rendering_that_fails_loses_no_post(
     assert [p["seq"] for p in sink.accepted()] == [p["seq"] for p in broken]
     assert all(all(p["bodies"].values()) for p in sink.accepted())
     assert {d["status"] for p in await posts(game) for d in p["deliveries"]} == {"sent"}
+
+
+async def test_an_idle_scheduler_renders_the_planned_posts_so_the_worker_only_sends(
+    client: AsyncClient,
+    clock: FakeClock,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = await team_battle(client)
+    await webhook_channel(game)
+    ok(await game.post("/advance", "director"))
+    planned = [p for p in await stored(sessionmaker, game.id) if p.source is not None]
+    assert planned
+    calls = counting(monkeypatch)
+    # One post per transaction here: a full one says there may be more (the loop comes back).
+    taken = 0
+    while (done := await scheduler.render_idle(sessionmaker, 1, set())) == 1:
+        taken += done
+    assert taken == len(planned)
+    assert sorted(calls) == sorted(f"{p.kind}.{f}" for p in planned for f in FORMATS)
+    after = {p.id: p for p in await stored(sessionmaker, game.id)}
+    assert all(
+        set(after[p.id].bodies) == set(FORMATS) and after[p.id].source is None for p in planned
+    )
+    calls.clear()
+    sink = Sink()
+    deliver = worker(client, clock, sink)
+    while await deliver.run_once():
+        pass
+    assert calls == []  # the worker found every text ready
+    assert sink.accepted() and all(all(p["bodies"].values()) for p in sink.accepted())
+
+
+async def test_a_post_the_scheduler_cannot_render_is_left_to_the_worker(
+    client: AsyncClient,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = await team_battle(client)
+    await webhook_channel(game)
+    ok(await game.post("/advance", "director"))
+    counting(monkeypatch, fail=True)
+    unrenderable: set[str] = set()
+    await scheduler.render_idle(sessionmaker, 100, unrenderable)
+    planned = [p for p in await stored(sessionmaker, game.id) if p.source is not None]
+    assert planned and {p.id for p in planned} == unrenderable  # kept for the worker
+    assert await scheduler.render_idle(sessionmaker, 100, unrenderable) == 0  # not retried
