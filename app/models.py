@@ -94,9 +94,19 @@ class Game(Base):
     title: Mapped[str] = mapped_column(String(200))
     status: Mapped[str] = mapped_column(String(16))  # setup | running | paused | finished
     settings: Mapped[dict[str, Any]]
+    # SHA-256 of the settings as canonical JSON: a process holding them decoded need not
+    # read them again (app/services/state_cache.py; a scenario's can be 20 KiB).
+    settings_hash: Mapped[str | None] = mapped_column(String(64))
     options: Mapped[dict[str, Any]]
     timezone: Mapped[str] = mapped_column(String(64))
     state: Mapped[dict[str, Any] | None] = mapped_column(StateJSON())
+    # A large state is stored as a base (``state``) and what changed since (``state_delta``,
+    # app/services/state_delta.py). ``state_hash``: SHA-256 of the whole state's text (the
+    # step's ``state_hash``); ``state_base``: that of the base. A process holding that pair
+    # decoded need not read either again (app/services/state_cache.py).
+    state_delta: Mapped[dict[str, Any] | None] = mapped_column(StateJSON(none_as_null=True))
+    state_hash: Mapped[str | None] = mapped_column(String(64))
+    state_base: Mapped[str | None] = mapped_column(String(64))
     seed: Mapped[str] = mapped_column(String(128))
     seed_commitment: Mapped[str] = mapped_column(String(64))
     seed_revealed: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -13,11 +13,21 @@ import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 
-import pytest
-import pytest_asyncio
-from hypothesis import settings as hypothesis_settings
+# Every state the decoded-state cache hands out is hashed again, every one it takes in
+# compared with its JSON round trip (app/services/state_cache.py): a state changed in
+# place fails the test that changed it. Set before app.settings is first read.
+os.environ.setdefault("STATE_CACHE_CHECK", "true")
 
-from tests.support.misago import MISAGO_VERSION, MisagoForum, MisagoUnavailable, start_forum
+import pytest  # noqa: E402
+import pytest_asyncio  # noqa: E402
+from hypothesis import settings as hypothesis_settings  # noqa: E402
+
+from tests.support.misago import (  # noqa: E402
+    MISAGO_VERSION,
+    MisagoForum,
+    MisagoUnavailable,
+    start_forum,
+)
 
 # CI runs the property tests on a fixed sequence of examples: a red run can be re-run as is.
 hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)

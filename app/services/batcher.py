@@ -34,6 +34,7 @@ from app.db import database_unavailable
 from app.errors import AppError, not_found
 from app.models import Game
 from app.publish.timers import DEADLINE_TIMER_KINDS
+from app.services import state_cache
 from app.services.auth import principal_for
 from app.services.orders import order_view, prepare_submission
 from app.services.steps import StepWrite, deadline_due_query, persist_steps
@@ -50,12 +51,19 @@ _LOCK_GAMES = (
             bindparam("now", type_=Game.__table__.c.updated_at.type),
             bindparam("kinds", expanding=True),
         ).exists(),
+        *state_cache.STATE_UNLESS_KNOWN,
     )
     .where(Game.id.in_(bindparam("ids", expanding=True)))
     .order_by(Game.id)
     # An order needs the state, not the settings or options documents: do not fetch and
-    # decode them for every game of every batch.
-    .options(defer(Game.settings, raiseload=True), defer(Game.options, raiseload=True))
+    # decode them for every game of every batch. The state comes beside the row, or from
+    # this process's cache when the row's hash is one it holds (``state_cache.adopt``).
+    .options(
+        defer(Game.settings, raiseload=True),
+        defer(Game.options, raiseload=True),
+        defer(Game.state),
+        defer(Game.state_delta),
+    )
     .with_for_update(of=Game)
     .execution_options(populate_existing=True)
 )
@@ -165,12 +173,13 @@ class OrderBatcher:
         async with self._sessionmaker()() as session, session.begin():
             now = self._clock.now()
             ids = sorted({item.game_id for item in batch})
-            rows = await session.execute(
-                _LOCK_GAMES, {"ids": ids, "now": now, "kinds": list(DEADLINE_TIMER_KINDS)}
-            )
+            pinned = state_cache.cache().pinned(ids)
+            params = {"ids": ids, "now": now, "kinds": list(DEADLINE_TIMER_KINDS)}
+            rows = (await session.execute(_LOCK_GAMES, {**params, "known": list(pinned)})).all()
+            state_cache.adopt_rows(rows, pinned)
             games: dict[str, Game] = {}
             passed: set[str] = set()
-            for loaded, is_passed in rows:
+            for loaded, is_passed, _, _ in rows:
                 games[loaded.id] = loaded
                 if is_passed:
                     passed.add(loaded.id)

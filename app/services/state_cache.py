@@ -1,0 +1,307 @@
+"""Decoded game states kept in memory, by the hash of their content.
+
+A step reads the game's whole state and writes a new one: with 1,000 players that is a
+400 KiB JSON document, and decoding it costs more than the rest of an order. So each
+process keeps the states it last read or wrote, decoded, under the SHA-256 of their
+stored text (``games.state_hash``, the hash a step records in ``steps.state_hash``), and a
+game row is read with its state only when the row's hash is not one this process holds
+(``STATE_UNLESS_KNOWN``): the database sends nothing that would be decoded again.
+
+Keyed by content, an entry can never be stale: a rolled-back step, an undo, another
+replica's write or a restored backup give the row another hash, or the same hash of the
+same content. Every writer of ``games.state`` writes ``games.state_hash`` with it: a step
+both at once (``steps.persist_steps``), the ORM's writes (the start, an undo, a sandbox)
+through ``_hash_written_state`` below. A row written before the column existed has no
+hash, and is read whole until its next step.
+
+A large state is stored as a base and a delta (app/services/state_delta.py): an entry
+holds the state and the base it was rebuilt from (or diffed against), under the pair of
+their hashes, and a row is "known" when its pair is one held here. ``base_of(game)``
+tells ``persist_steps`` which base the game's state in memory relates to; a state
+rebuilt from a row is hashed and compared with the row's hash before anyone sees it.
+
+The states are shared between requests, so no one may change one in place (no one does:
+``Ruleset.apply`` leaves its input untouched, and the service only ever assigns a new
+state). With ``STATE_CACHE_CHECK`` (the test suite sets it) every hit is hashed again and
+every state put here compared with its JSON round trip, so a change in place, or a step
+leaving what JSON would not give back (a tuple, an integer key), fails loudly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import weakref
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Row, bindparam, case, event, null, type_coerce
+from sqlalchemy.orm import Mapper, attributes
+
+from app.models import GAMES, Game
+from app.services import state_delta
+from app.services.state_text import Pieces, serialize_state
+from app.settings import get_settings
+
+JSON = dict[str, Any]
+
+# What identifies a row's stored state: its hash and its base's, together.
+_ROW_KEY = GAMES.c.state_hash + GAMES.c.state_base
+_KNOWN = _ROW_KEY.in_(bindparam("known", expanding=True))
+# The row's base and delta, or NULL when its key is one of ``known`` (an expanding bound
+# parameter: the keys of ``StateCache.pinned``). Selected beside ``Game`` loaded with
+# ``defer(Game.state), defer(Game.state_delta)``; ``adopt`` then gives each its state.
+STATE_UNLESS_KNOWN = (
+    type_coerce(case((_KNOWN, null()), else_=GAMES.c.state), GAMES.c.state.type).label(
+        "base_unless_known"
+    ),
+    type_coerce(case((_KNOWN, null()), else_=GAMES.c.state_delta), GAMES.c.state.type).label(
+        "delta_unless_known"
+    ),
+)
+
+
+_SETTINGS_KNOWN = GAMES.c.settings_hash.in_(bindparam("known_settings", expanding=True))
+# The row's settings, or NULL when their hash is one of ``known_settings`` (the keys of
+# ``pinned_settings``): a scenario's settings are 20 KiB to send and decode, and never
+# change once the game exists.
+SETTINGS_UNLESS_KNOWN = type_coerce(
+    case((_SETTINGS_KNOWN, null()), else_=GAMES.c.settings), GAMES.c.settings.type
+).label("settings_unless_known")
+
+
+def hash_of(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Base:
+    """The base a state in memory is stored against: its hash and the decoded document."""
+
+    digest: str
+    state: JSON
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    game_id: str
+    state: JSON
+    base: Base
+
+
+class StateCache:
+    """The most recently used states, at most ``size`` of them (0: none kept), and the
+    key each game's state last had here (which one to offer as known)."""
+
+    def __init__(self, size: int, check: bool = False) -> None:
+        self.size = size
+        self.check = check
+        self._held: OrderedDict[str, Held] = OrderedDict()  # by row key
+        self._latest: dict[str, str] = {}  # game id -> row key
+        self.hits = 0
+        self.misses = 0
+
+    def pinned(self, game_ids: Iterable[str]) -> dict[str, Held]:
+        """What is held for these games, by row key: the ``known`` parameter of
+        ``STATE_UNLESS_KNOWN``, kept by the caller until ``adopt`` so that no other
+        request's put can evict one meanwhile."""
+        found = {}
+        for game_id in game_ids:
+            key = self._latest.get(game_id)
+            held = self._held.get(key) if key is not None else None
+            if key is not None and held is not None:
+                self._held.move_to_end(key)
+                found[key] = held
+        return found
+
+    def put(self, game_id: str, digest: str | None, state: JSON | None, base: Base) -> None:
+        if digest is None or state is None or self.size <= 0:
+            return
+        if self.check:
+            if json.loads(json.dumps(state, ensure_ascii=False)) != state:
+                raise AssertionError("a state that JSON would not give back as it is")
+            if hash_of(serialize_state(state)) != digest:
+                raise AssertionError(f"a state put under another's hash ({digest[:12]})")
+        key = digest + base.digest
+        self._held[key] = Held(game_id, state, base)
+        self._held.move_to_end(key)
+        self._latest[game_id] = key
+        while len(self._held) > self.size:
+            gone, held = self._held.popitem(last=False)
+            if self._latest.get(held.game_id) == gone:
+                del self._latest[held.game_id]
+
+    def clear(self) -> None:
+        self._held.clear()
+        self._latest.clear()
+
+
+_cache: StateCache | None = None
+# The base each loaded game's state relates to (what its next step's delta is taken
+# against). Forgotten with the game object.
+_bases: weakref.WeakKeyDictionary[Game, Base] = weakref.WeakKeyDictionary()
+
+
+def cache() -> StateCache:
+    """This process's cache, sized by the settings (``STATE_CACHE_GAMES``)."""
+    global _cache
+    if _cache is None:
+        settings = get_settings()
+        _cache = StateCache(settings.state_cache_games, settings.state_cache_check)
+    return _cache
+
+
+_pieces: OrderedDict[str, Pieces] = OrderedDict()  # game id -> its state's text, by piece
+
+
+def pieces_of(game_id: str) -> Pieces | None:
+    """The pieces of the game's state text last written here (``state_text.state_bytes``),
+    for as many games as the cache holds states (none if it holds none)."""
+    size = cache().size
+    if size <= 0:
+        return None
+    pieces = _pieces.get(game_id)
+    if pieces is None:
+        pieces = _pieces[game_id] = Pieces()
+        while len(_pieces) > size:
+            _pieces.popitem(last=False)
+    _pieces.move_to_end(game_id)
+    return pieces
+
+
+_settings: OrderedDict[str, JSON] = OrderedDict()  # by hash
+_settings_of: OrderedDict[str, str] = OrderedDict()  # game id -> hash
+
+
+def pinned_settings(game_id: str) -> dict[str, JSON]:
+    """The settings held for the game, by hash (the ``known_settings`` parameter)."""
+    digest = _settings_of.get(game_id)
+    held = _settings.get(digest) if digest is not None else None
+    return {} if digest is None or held is None else {digest: held}
+
+
+def adopt_settings(game: Game, settings: Any, pinned: dict[str, JSON]) -> None:
+    """Give ``game`` (loaded with its settings deferred) its settings: those selected, or
+    the pinned ones when they were not sent. Shared like the states: read, never changed."""
+    digest = game.settings_hash
+    if settings is None and digest is not None and digest in pinned:
+        settings = pinned[digest]
+        if cache().check and settings_hash(settings) != digest:
+            raise AssertionError(f"cached settings were changed in place ({digest[:12]})")
+    size = cache().size
+    if digest is not None and settings is not None and size > 0:
+        _settings[digest] = settings
+        _settings.move_to_end(digest)
+        _settings_of[game.id] = digest
+        _settings_of.move_to_end(game.id)
+        while len(_settings) > size:
+            _settings.popitem(last=False)
+        while len(_settings_of) > 4 * size:
+            _settings_of.popitem(last=False)
+    attributes.set_committed_value(game, "settings", settings)
+
+
+def settings_hash(settings: Any) -> str:
+    return hash_of(json.dumps(settings, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+
+
+def base_of(game: Game) -> Base | None:
+    """The base the game's stored state is written against, if its state in memory is
+    known to relate to it (else the next step writes the state whole)."""
+    return _bases.get(game)
+
+
+def wrote(game: Game, digest: str, state: JSON, base: Base) -> None:
+    """A step wrote ``state`` (hash ``digest``) against ``base``: remember both."""
+    _bases[game] = base
+    cache().put(game.id, digest, state, base)
+
+
+def rebuilt(game: Game, base: JSON, delta: JSON | None) -> JSON:
+    """The state of a row read whole: its base, or its base with its delta applied, which
+    must hash to the row's ``state_hash`` (a rebuild that does not is refused loudly)."""
+    if delta is None:
+        return base
+    state = state_delta.apply(base, delta)
+    if game.state_hash is not None and hash_of(serialize_state(state)) != game.state_hash:
+        raise RuntimeError(f"game {game.id}: the stored state does not match its hash")
+    return state
+
+
+def adopt(game: Game, base: Any, delta: Any, pinned: dict[str, Held]) -> None:
+    """Give ``game`` (loaded with its state deferred) its state: rebuilt from the base and
+    delta selected beside it, or, when those are NULL because its key was among
+    ``pinned``, the pinned one."""
+    held_here = cache()
+    key = (game.state_hash or "") + (game.state_base or "")
+    held = pinned.get(key) if game.state_hash and game.state_base else None
+    state: JSON | None
+    stored_against: Base | None
+    if base is None and held is not None:
+        held_here.hits += 1
+        if held_here.check and hash_of(serialize_state(held.state)) != game.state_hash:
+            raise AssertionError(f"a cached state was changed in place ({key[:12]})")
+        state, stored_against = held.state, held.base
+    else:
+        held_here.misses += 1
+        state = None if base is None else rebuilt(game, base, delta)
+        stored_against = None
+        if base is not None and game.state_base is not None:
+            stored_against = Base(game.state_base, base)
+            held_here.put(game.id, game.state_hash, state, stored_against)
+        # (A hit reads no delta: the attribute stays unloaded then.)
+        attributes.set_committed_value(game, "state_delta", delta)
+    attributes.set_committed_value(game, "state", state)
+    if stored_against is not None:
+        _bases[game] = stored_against
+    else:
+        _bases.pop(game, None)
+
+
+def adopt_rows(rows: Sequence[Row[Any]], pinned: dict[str, Held]) -> None:
+    """``adopt`` for rows of ``(Game, ..., base_unless_known, delta_unless_known)``."""
+    for row in rows:
+        adopt(row[0], row[len(row) - 2], row[len(row) - 1], pinned)
+
+
+@event.listens_for(Game, "load")
+def _rebuild_loaded(game: Game, context: Any) -> None:
+    """A game loaded whole (not through ``adopt``): its state rebuilt from base and delta."""
+    loaded = game.__dict__
+    if "state" not in loaded or "state_delta" not in loaded or loaded["state"] is None:
+        return
+    base = loaded["state"]
+    if loaded["state_delta"] is not None:
+        attributes.set_committed_value(game, "state", rebuilt(game, base, loaded["state_delta"]))
+    if game.state_base:
+        _bases[game] = Base(game.state_base, base)
+
+
+@event.listens_for(Game, "refresh")
+def _rebuild_refreshed(game: Game, context: Any, attrs: Any) -> None:
+    _rebuild_loaded(game, context)
+
+
+@event.listens_for(Game, "before_insert")
+@event.listens_for(Game, "before_update")
+def _hash_written_state(mapper: Mapper[Game], connection: Any, game: Game) -> None:
+    """A state the ORM writes (a start, an undo, a sandbox's copy) is written whole: its
+    own base, with its hash. Settings written get theirs."""
+    if "settings" in game.__dict__:
+        written = attributes.get_history(game, "settings", attributes.PASSIVE_NO_INITIALIZE)
+        if written.added or game.settings_hash is None:
+            game.settings_hash = settings_hash(game.__dict__["settings"])
+    if "state" not in game.__dict__:
+        return  # not loaded, so not changed
+    state = game.__dict__["state"]
+    changed = attributes.get_history(game, "state", attributes.PASSIVE_NO_INITIALIZE).added
+    if changed or (state is None) != (game.state_hash is None):
+        digest = None if state is None else hash_of(serialize_state(state))
+        game.state_hash = digest
+        game.state_base = digest
+        game.state_delta = None
+        attributes.flag_modified(game, "state_delta")  # written even if it was not loaded
+        if digest is not None and state is not None:
+            _bases[game] = Base(digest, state)
