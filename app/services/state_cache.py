@@ -281,7 +281,8 @@ def _rebuild_loaded(game: Game, context: Any) -> None:
 
 @event.listens_for(Game, "refresh")
 def _rebuild_refreshed(game: Game, context: Any, attrs: Any) -> None:
-    _rebuild_loaded(game, context)
+    if attrs is None or "state" in attrs:  # (a refresh of other columns keeps the state)
+        _rebuild_loaded(game, context)
 
 
 @event.listens_for(Game, "before_insert")
