@@ -9,11 +9,9 @@ from typing import Annotated, Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
-from sqlalchemy import bindparam, delete, inspect, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import defer
-from sqlalchemy.orm.util import identity_key
 
 from app.errors import AppError, conflict, not_found
 from app.ids import could_be_id, new_id
@@ -182,29 +180,10 @@ def ruleset_settings(ruleset: Ruleset, raw: dict[str, Any]) -> BaseModel:
 async def load_game(session: AsyncSession, game_id: str, lock: bool = False) -> Game:
     if not could_be_id(game_id):  # never a NUL byte or a 10 kB string in a query
         raise not_found()
-    if not lock:
-        held = session.identity_map.get(identity_key(Game, game_id))
-        if isinstance(held, Game) and not inspect(held).expired_attributes:
-            return held  # as session.get would: this transaction read it already
-    pinned = state_cache.cache().pinned([game_id])
-    settings = state_cache.pinned_settings(game_id)
-    query = _LOAD_GAME_LOCKED if lock else _LOAD_GAME
-    params = {"game_id": game_id, "known": list(pinned), "known_settings": list(settings)}
-    row = (await session.execute(query, params)).first()
-    if row is None:
+    game = await state_cache.load(session, game_id, lock)
+    if game is None:
         raise not_found()
-    state_cache.adopt(row[0], row[2], row[3], pinned)
-    state_cache.adopt_settings(row[0], row[1], settings)
-    return row[0]
-
-
-# The game row, its state beside it unless this process holds it already (state_cache).
-_LOAD_GAME = (
-    select(Game, state_cache.SETTINGS_UNLESS_KNOWN, *state_cache.STATE_UNLESS_KNOWN)
-    .where(Game.id == bindparam("game_id"))
-    .options(defer(Game.settings), defer(Game.state), defer(Game.state_delta))
-)
-_LOAD_GAME_LOCKED = _LOAD_GAME.with_for_update(of=Game).execution_options(populate_existing=True)
+    return game
 
 
 def audit(

@@ -37,10 +37,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, bindparam, case, event, null, type_coerce
-from sqlalchemy.orm import Mapper, attributes
+from sqlalchemy import Row, bindparam, case, event, inspect, null, select, type_coerce, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.orm import Mapper, attributes, defer
+from sqlalchemy.orm.util import identity_key
 
-from app.models import GAMES, Game
+from app.models import GAMES, Game, SerializedJSON
 from app.services import state_delta
 from app.services.state_text import Pieces, serialize_state
 from app.settings import get_settings
@@ -70,6 +72,36 @@ _SETTINGS_KNOWN = GAMES.c.settings_hash.in_(bindparam("known_settings", expandin
 SETTINGS_UNLESS_KNOWN = type_coerce(
     case((_SETTINGS_KNOWN, null()), else_=GAMES.c.settings), GAMES.c.settings.type
 ).label("settings_unless_known")
+
+
+# The portable writes of a step's game rows: the state whole (a new base), or only what
+# changed since its base (``state_delta``). PostgreSQL: app/services/pg_batch.py.
+_GAME_VALUES = {
+    "step_seq": bindparam("step_seq"),
+    "event_seq": bindparam("event_seq"),
+    "state_delta": bindparam("state_delta", type_=GAMES.c.state_delta.type),
+    "state_hash": bindparam("state_hash"),
+    "state_base": bindparam("state_base"),
+    "updated_at": bindparam("updated_at", type_=GAMES.c.updated_at.type),
+}
+_UPDATE_GAME = (
+    update(GAMES)
+    .where(GAMES.c.id == bindparam("game_id"))
+    .values(**_GAME_VALUES, state=bindparam("state", type_=GAMES.c.state.type))
+)
+_UPDATE_GAME_DELTA = update(GAMES).where(GAMES.c.id == bindparam("game_id")).values(**_GAME_VALUES)
+
+
+async def write_games(conn: AsyncConnection, game_rows: list[dict[str, Any]]) -> None:
+    """``steps.persist_steps``'s game rows, the portable way: two executemany at most."""
+    whole = [row for row in game_rows if row["state"] is not None]
+    # (A key named after a column would join the SET clause: the base must stay.)
+    deltas = [
+        {k: v for k, v in row.items() if k != "state"} for row in game_rows if row["state"] is None
+    ]
+    for statement, rows in ((_UPDATE_GAME, whole), (_UPDATE_GAME_DELTA, deltas)):
+        if rows:
+            await conn.execute(statement, rows)
 
 
 def hash_of(text: str) -> str:
@@ -219,6 +251,36 @@ def wrote(game: Game, digest: str, state: JSON, base: Base) -> None:
     cache().put(game.id, digest, state, base)
 
 
+# A state this long (bytes of JSON) is written as a delta against its base, while the
+# delta is at most this share of it; else whole, and that is its new base.
+DELTA_MIN_BYTES = 32 * 1024
+DELTA_MAX_SHARE = 0.25
+
+
+def stored_against(
+    game: Game, state: dict[str, Any], size: int, digest: str
+) -> tuple[Base, dict[str, Any] | None, SerializedJSON | None]:
+    """How a step stores the game's new state: against which base, as which delta (and
+    its text), or whole (no delta: the state is its own new base). A small state, one
+    whose base this process does not hold, or one that has drifted far from its base is
+    written whole."""
+    base = base_of(game)
+    if base is not None and size >= DELTA_MIN_BYTES:
+        delta = state_delta.diff(base.state, state)
+        text = serialize_state(delta)
+        if len(text) <= size * DELTA_MAX_SHARE:
+            return base, delta, text
+    return Base(digest, state), None, None
+
+
+def checked_digest(stored: bytes, state: JSON) -> str:
+    """The SHA-256 of a state's text (``state_bytes``); under ``STATE_CACHE_CHECK`` that
+    text is first compared with ``serialize_state``'s."""
+    if cache().check and stored != serialize_state(state).encode():
+        raise AssertionError("a state's text pieced together is not its text")
+    return hashlib.sha256(stored).hexdigest()
+
+
 def rebuilt(game: Game, base: JSON, delta: JSON | None) -> JSON:
     """The state of a row read whole: its base, or its base with its delta applied, which
     must hash to the row's ``state_hash`` (a rebuild that does not is refused loudly)."""
@@ -306,3 +368,30 @@ def _hash_written_state(mapper: Mapper[Game], connection: Any, game: Game) -> No
         attributes.flag_modified(game, "state_delta")  # written even if it was not loaded
         if digest is not None and state is not None:
             _bases[game] = Base(digest, state)
+
+
+async def load(session: AsyncSession, game_id: str, lock: bool) -> Game | None:
+    """The game row (``games.load_game``; ``lock``: FOR UPDATE), its state and settings beside
+    it unless this process holds them already."""
+    if not lock:
+        held = session.identity_map.get(identity_key(Game, game_id))
+        if isinstance(held, Game) and not inspect(held).expired_attributes:
+            return held  # as session.get would: this transaction read it already
+    pinned = cache().pinned([game_id])
+    settings = pinned_settings(game_id)
+    query = _LOAD_GAME_LOCKED if lock else _LOAD_GAME
+    params = {"game_id": game_id, "known": list(pinned), "known_settings": list(settings)}
+    row = (await session.execute(query, params)).first()
+    if row is None:
+        return None
+    adopt(row[0], row[2], row[3], pinned)
+    adopt_settings(row[0], row[1], settings)
+    return row[0]
+
+
+_LOAD_GAME = (
+    select(Game, SETTINGS_UNLESS_KNOWN, *STATE_UNLESS_KNOWN)
+    .where(Game.id == bindparam("game_id"))
+    .options(defer(Game.settings), defer(Game.state), defer(Game.state_delta))
+)
+_LOAD_GAME_LOCKED = _LOAD_GAME.with_for_update(of=Game).execution_options(populate_existing=True)

@@ -21,7 +21,6 @@ from app import live
 from app.errors import AppError
 from app.models import (
     EVENTS,
-    GAMES,
     ORDER_REVISIONS,
     ORDERS,
     STEPS,
@@ -35,7 +34,7 @@ from app.publish import outbox, receipts
 from app.publish.timers import DEADLINE_TIMER_KINDS, SERVICE_TIMER_KINDS
 from app.rules.base import Actor, Event, Outcome, RuleViolation, Step, TimerSpec, step_rng
 from app.rules.registry import get_ruleset
-from app.services import pg_batch, state_cache, state_delta
+from app.services import pg_batch, state_cache
 from app.services.seats import SIGNUP_TIMER_KINDS
 from app.services.state_text import serialize_state as serialize_state
 from app.services.state_text import state_bytes
@@ -131,26 +130,7 @@ def append_event(
     outbox.note_events(session, [{"game_id": game.id, "seq": game.event_seq, "audience": audience}])
 
 
-# Built once: the statements every step runs. A game's state is written whole (a new
-# base) or as what changed since its base (``state_delta``).
-_GAME_VALUES = {
-    "step_seq": bindparam("step_seq"),
-    "event_seq": bindparam("event_seq"),
-    "state_delta": bindparam("state_delta", type_=GAMES.c.state_delta.type),
-    "state_hash": bindparam("state_hash"),
-    "state_base": bindparam("state_base"),
-    "updated_at": bindparam("updated_at", type_=GAMES.c.updated_at.type),
-}
-_UPDATE_GAME = (
-    update(GAMES)
-    .where(GAMES.c.id == bindparam("game_id"))
-    .values(**_GAME_VALUES, state=bindparam("state", type_=GAMES.c.state.type))
-)
-_UPDATE_GAME_DELTA = update(GAMES).where(GAMES.c.id == bindparam("game_id")).values(**_GAME_VALUES)
-# A state this long (bytes of JSON) is written as a delta against its base, while the
-# delta is at most this share of it; else whole, and that is its new base.
-DELTA_MIN_BYTES = 32 * 1024
-DELTA_MAX_SHARE = 0.25
+# Built once: the statements every step runs.
 _INSERT_STEP = insert(STEPS)
 _INSERT_EVENT = insert(EVENTS)
 _INSERT_ORDER = insert(ORDERS)
@@ -205,10 +185,10 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
         game, outcome = w.game, w.outcome
         # Encoded piece by piece: what the step did not touch is the text written last time.
         stored = state_bytes(outcome.state, state_cache.pieces_of(game.id))
-        digest = hashlib.sha256(stored).hexdigest()
-        if state_cache.cache().check and stored != serialize_state(outcome.state).encode():
-            raise AssertionError("a state's text pieced together is not its text")
-        base, delta, delta_text = _stored_against(game, outcome.state, len(stored), digest)
+        digest = state_cache.checked_digest(stored, outcome.state)
+        base, delta, delta_text = state_cache.stored_against(
+            game, outcome.state, len(stored), digest
+        )
         changes = {
             "step_seq": w.seq,
             "event_seq": game.event_seq + len(outcome.events),
@@ -266,16 +246,7 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
             conn, game_rows, step_rows, event_rows, orders, revisions, changes_of_orders
         )
     else:
-        whole = [row for row in game_rows if row["state"] is not None]
-        # (A key named after a column would join the SET clause: the base must stay.)
-        deltas = [
-            {k: v for k, v in row.items() if k != "state"}
-            for row in game_rows
-            if row["state"] is None
-        ]
-        for statement, rows in ((_UPDATE_GAME, whole), (_UPDATE_GAME_DELTA, deltas)):
-            if rows:
-                await conn.execute(statement, rows)
+        await state_cache.write_games(conn, game_rows)
         await conn.execute(_INSERT_STEP, step_rows)
         if event_rows:
             await conn.execute(_INSERT_EVENT, event_rows)
@@ -296,22 +267,6 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
         await seal_receipts(session, w)
         if outcome.finished:
             await finish_game(session, game, w.now)
-
-
-def _stored_against(
-    game: Game, state: dict[str, Any], size: int, digest: str
-) -> tuple[state_cache.Base, dict[str, Any] | None, SerializedJSON | None]:
-    """How a step stores the game's new state: against which base, as which delta (and
-    its text), or whole (no delta: the state is its own new base). A small state, one
-    whose base this process does not hold, or one that has drifted far from its base is
-    written whole."""
-    base = state_cache.base_of(game)
-    if base is not None and size >= DELTA_MIN_BYTES:
-        delta = state_delta.diff(base.state, state)
-        text = serialize_state(delta)
-        if len(text) <= size * DELTA_MAX_SHARE:
-            return base, delta, text
-    return state_cache.Base(digest, state), None, None
 
 
 async def seal_receipts(session: AsyncSession, w: StepWrite) -> None:

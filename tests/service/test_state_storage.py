@@ -24,7 +24,7 @@ from app.services.state_text import serialize_state
 
 NOW = datetime(2026, 3, 10, 2, 0, tzinfo=UTC)
 DIRECTOR = Principal("director")
-PLAYERS = 120  # a state of about 45 KiB: above steps.DELTA_MIN_BYTES
+PLAYERS = 120  # a state of about 45 KiB: above state_cache.DELTA_MIN_BYTES
 
 
 def island_settings(players: int) -> dict[str, Any]:
@@ -136,7 +136,7 @@ async def test_a_state_far_from_its_base_is_written_whole_again(
     game_id, tokens, ids = await large_game(sessionmaker)
     await guard(sessionmaker, game_id, tokens[0], ids[1])
     assert (await stored_row(sessionmaker, game_id)).state_delta is not None
-    monkeypatch.setattr(steps, "DELTA_MAX_SHARE", 0.0)  # any delta is too large: compact
+    monkeypatch.setattr(state_cache, "DELTA_MAX_SHARE", 0.0)  # any delta is too large: compact
     await guard(sessionmaker, game_id, tokens[1], ids[2])
     game = await stored_row(sessionmaker, game_id)
     assert game.state_delta is None and game.state_base == game.state_hash
