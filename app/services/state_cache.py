@@ -44,7 +44,7 @@ from sqlalchemy.orm.util import identity_key
 
 from app.models import GAMES, Game, SerializedJSON
 from app.services import state_delta
-from app.services.state_text import Pieces, serialize_state
+from app.services.state_text import Pieces, hash_text, serialize_state
 from app.settings import get_settings
 
 JSON = dict[str, Any]
@@ -104,10 +104,6 @@ async def write_games(conn: AsyncConnection, game_rows: list[dict[str, Any]]) ->
             await conn.execute(statement, rows)
 
 
-def hash_of(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 @dataclass(frozen=True, slots=True)
 class Base:
     """The base a state in memory is stored against: its hash and the decoded document."""
@@ -132,8 +128,6 @@ class StateCache:
         self.check = check
         self._held: OrderedDict[str, Held] = OrderedDict()  # by row key
         self._latest: dict[str, str] = {}  # game id -> row key
-        self.hits = 0
-        self.misses = 0
 
     def pinned(self, game_ids: Iterable[str]) -> dict[str, Held]:
         """What is held for these games, by row key: the ``known`` parameter of
@@ -154,7 +148,7 @@ class StateCache:
         if self.check:
             if json.loads(json.dumps(state, ensure_ascii=False)) != state:
                 raise AssertionError("a state that JSON would not give back as it is")
-            if hash_of(serialize_state(state)) != digest:
+            if hash_text(serialize_state(state)) != digest:
                 raise AssertionError(f"a state put under another's hash ({digest[:12]})")
         key = digest + base.digest
         self._held[key] = Held(game_id, state, base)
@@ -236,7 +230,9 @@ def adopt_settings(game: Game, settings: Any, pinned: dict[str, JSON]) -> None:
 
 
 def settings_hash(settings: Any) -> str:
-    return hash_of(json.dumps(settings, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+    return hash_text(
+        json.dumps(settings, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    )
 
 
 def base_of(game: Game) -> Base | None:
@@ -287,7 +283,7 @@ def rebuilt(game: Game, base: JSON, delta: JSON | None) -> JSON:
     if delta is None:
         return base
     state = state_delta.apply(base, delta)
-    if game.state_hash is not None and hash_of(serialize_state(state)) != game.state_hash:
+    if game.state_hash is not None and hash_text(serialize_state(state)) != game.state_hash:
         raise RuntimeError(f"game {game.id}: the stored state does not match its hash")
     return state
 
@@ -302,12 +298,10 @@ def adopt(game: Game, base: Any, delta: Any, pinned: dict[str, Held]) -> None:
     state: JSON | None
     stored_against: Base | None
     if base is None and held is not None:
-        held_here.hits += 1
-        if held_here.check and hash_of(serialize_state(held.state)) != game.state_hash:
+        if held_here.check and hash_text(serialize_state(held.state)) != game.state_hash:
             raise AssertionError(f"a cached state was changed in place ({key[:12]})")
         state, stored_against = held.state, held.base
     else:
-        held_here.misses += 1
         state = None if base is None else rebuilt(game, base, delta)
         stored_against = None
         if base is not None and game.state_base is not None:
@@ -361,7 +355,7 @@ def _hash_written_state(mapper: Mapper[Game], connection: Any, game: Game) -> No
     state = game.__dict__["state"]
     changed = attributes.get_history(game, "state", attributes.PASSIVE_NO_INITIALIZE).added
     if changed or (state is None) != (game.state_hash is None):
-        digest = None if state is None else hash_of(serialize_state(state))
+        digest = None if state is None else hash_text(serialize_state(state))
         game.state_hash = digest
         game.state_base = digest
         game.state_delta = None

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from typing import Any
@@ -10,6 +11,11 @@ from typing import Any
 import orjson
 
 from app.models import SerializedJSON
+
+
+def hash_text(text: str) -> str:
+    """The SHA-256 of a stored text (a step's ``state_hash``)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def serialize_state(state: Any) -> SerializedJSON:

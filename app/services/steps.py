@@ -6,7 +6,6 @@ and owns the transaction: a step that raises leaves nothing behind.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from app.rules.base import Actor, Event, Outcome, RuleViolation, Step, TimerSpec
 from app.rules.registry import get_ruleset
 from app.services import pg_batch, state_cache
 from app.services.seats import SIGNUP_TIMER_KINDS
+from app.services.state_text import hash_text as hash_text
 from app.services.state_text import serialize_state as serialize_state
 from app.services.state_text import state_bytes
 
@@ -52,10 +52,6 @@ def canonical_json(value: Any) -> str:
 
 def state_hash(state: Any) -> str:
     return hash_text(serialize_state(state))
-
-
-def hash_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def json_roundtrip(value: Any) -> Any:
