@@ -55,11 +55,17 @@ class Settings(BaseSettings):
         description="Orders waiting before another batch is started beside the running one.",
     )
     state_cache_games: int = Field(
-        64,
+        4096,
         ge=0,
-        description="Game states each process keeps decoded (the most recently used; 0: "
-        "none): an order then reads the game row without its state. A state of 1,000 "
-        "players takes about 4 MB here.",
+        description="Game states each process keeps decoded at most (the most recently "
+        "used; 0: none): an order then reads the game row without its state.",
+    )
+    state_cache_mb: float = Field(
+        32.0,
+        ge=0,
+        description="...and at most this many MiB of their stored JSON text (decoded, a "
+        "state takes 6 to 10 times its text): a 1,000-player state's text is 0.4 MiB, a "
+        "six-player game's 3 KiB, so this keeps about 75 of the one or 4,096 of the other.",
     )
     state_cache_check: bool = Field(
         False,

@@ -9,11 +9,12 @@ the test suite runs both.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.services.state_text import rows_text
 
 SQL = """
 WITH
@@ -84,7 +85,7 @@ def _encode(value: Any) -> str:
 
 
 def _rows(rows: list[dict[str, Any]]) -> str:
-    return json.dumps(rows, default=_encode, ensure_ascii=False, separators=(",", ":"))
+    return rows_text(rows, _encode)
 
 
 def _game_rows(rows: list[dict[str, Any]]) -> tuple[str, list[str]]:

@@ -44,7 +44,7 @@ from sqlalchemy.orm.util import identity_key
 
 from app.models import GAMES, Game, SerializedJSON
 from app.services import state_delta
-from app.services.state_text import Pieces, hash_text, serialize_state
+from app.services.state_text import Pieces, hash_text, serialize_state, state_bytes
 from app.settings import get_settings
 
 JSON = dict[str, Any]
@@ -117,15 +117,20 @@ class Held:
     game_id: str
     state: JSON
     base: Base
+    weight: int  # bytes of stored text it stands for (its state's, and its base's if apart)
 
 
 class StateCache:
-    """The most recently used states, at most ``size`` of them (0: none kept), and the
-    key each game's state last had here (which one to offer as known)."""
+    """The most recently used states, at most ``size`` of them (0: none kept) and at most
+    ``budget`` bytes of their stored text (None: no such bound), and the key each game's
+    state last had here (which one to offer as known). Counted in bytes, a server with
+    thousands of small games keeps them all, and one with large ones only a few."""
 
-    def __init__(self, size: int, check: bool = False) -> None:
+    def __init__(self, size: int, check: bool = False, budget: int | None = None) -> None:
         self.size = size
         self.check = check
+        self.budget = budget
+        self.weight = 0  # bytes of stored text held
         self._held: OrderedDict[str, Held] = OrderedDict()  # by row key
         self._latest: dict[str, str] = {}  # game id -> row key
 
@@ -142,7 +147,15 @@ class StateCache:
                 found[key] = held
         return found
 
-    def put(self, game_id: str, digest: str | None, state: JSON | None, base: Base) -> None:
+    def put(
+        self,
+        game_id: str,
+        digest: str | None,
+        state: JSON | None,
+        base: Base,
+        size: int | None = None,
+    ) -> None:
+        """Hold ``state`` (its stored text ``size`` bytes long; measured when not given)."""
         if digest is None or state is None or self.size <= 0:
             return
         if self.check:
@@ -150,18 +163,30 @@ class StateCache:
                 raise AssertionError("a state that JSON would not give back as it is")
             if hash_text(serialize_state(state)) != digest:
                 raise AssertionError(f"a state put under another's hash ({digest[:12]})")
+        if size is None:
+            size = len(serialize_state(state))
+        # A base apart from its state is about as large again.
+        weight = size if base.state is state else 2 * size
         key = digest + base.digest
-        self._held[key] = Held(game_id, state, base)
-        self._held.move_to_end(key)
+        replaced = self._held.pop(key, None)
+        if replaced is not None:
+            self.weight -= replaced.weight
+        self._held[key] = Held(game_id, state, base, weight)
+        self.weight += weight
         self._latest[game_id] = key
-        while len(self._held) > self.size:
+        budget = self.budget
+        while len(self._held) > self.size or (
+            budget is not None and self.weight > budget and len(self._held) > 1
+        ):
             gone, held = self._held.popitem(last=False)
+            self.weight -= held.weight
             if self._latest.get(held.game_id) == gone:
                 del self._latest[held.game_id]
 
     def clear(self) -> None:
         self._held.clear()
         self._latest.clear()
+        self.weight = 0
 
 
 _cache: StateCache | None = None
@@ -171,30 +196,44 @@ _bases: weakref.WeakKeyDictionary[Game, Base] = weakref.WeakKeyDictionary()
 
 
 def cache() -> StateCache:
-    """This process's cache, sized by the settings (``STATE_CACHE_GAMES``)."""
+    """This process's cache, sized by the settings (``STATE_CACHE_GAMES``,
+    ``STATE_CACHE_MB``)."""
     global _cache
     if _cache is None:
         settings = get_settings()
-        _cache = StateCache(settings.state_cache_games, settings.state_cache_check)
+        budget = int(settings.state_cache_mb * 1024 * 1024)
+        _cache = StateCache(settings.state_cache_games, settings.state_cache_check, budget)
     return _cache
 
 
 _pieces: OrderedDict[str, Pieces] = OrderedDict()  # game id -> its state's text, by piece
 
 
-def pieces_of(game_id: str) -> Pieces | None:
-    """The pieces of the game's state text last written here (``state_text.state_bytes``),
-    for as many games as the cache holds states (none if it holds none)."""
-    size = cache().size
-    if size <= 0:
-        return None
-    pieces = _pieces.get(game_id)
+def state_text(game_id: str, state: JSON) -> bytes:
+    """The stored text of the game's new state (``state_text.state_bytes``), pieced
+    together from the text last written here of what the step did not change. The pieces
+    are kept for as many games as the cache holds states, within its byte budget."""
+    held = cache()
+    if held.size <= 0:
+        return state_bytes(state, None)
+    pieces = _pieces.pop(game_id, None)
     if pieces is None:
-        pieces = _pieces[game_id] = Pieces()
-        while len(_pieces) > size:
-            _pieces.popitem(last=False)
-    _pieces.move_to_end(game_id)
-    return pieces
+        pieces = Pieces()
+    else:
+        _pieces_weight[0] -= pieces.weight
+    text = state_bytes(state, pieces)
+    _pieces[game_id] = pieces
+    _pieces_weight[0] += pieces.weight
+    budget = held.budget
+    while len(_pieces) > held.size or (
+        budget is not None and _pieces_weight[0] > budget and len(_pieces) > 1
+    ):
+        _, gone = _pieces.popitem(last=False)
+        _pieces_weight[0] -= gone.weight
+    return text
+
+
+_pieces_weight = [0]  # bytes of text held in ``_pieces``
 
 
 _settings: OrderedDict[str, JSON] = OrderedDict()  # by hash
@@ -241,10 +280,11 @@ def base_of(game: Game) -> Base | None:
     return _bases.get(game)
 
 
-def wrote(game: Game, digest: str, state: JSON, base: Base) -> None:
-    """A step wrote ``state`` (hash ``digest``) against ``base``: remember both."""
+def wrote(game: Game, digest: str, state: JSON, base: Base, size: int) -> None:
+    """A step wrote ``state`` (hash ``digest``, ``size`` bytes of text) against ``base``:
+    remember both."""
     _bases[game] = base
-    cache().put(game.id, digest, state, base)
+    cache().put(game.id, digest, state, base, size)
 
 
 # A state this long (bytes of JSON) is written as a delta against its base, while the

@@ -37,7 +37,6 @@ from app.services import pg_batch, state_cache
 from app.services.seats import SIGNUP_TIMER_KINDS
 from app.services.state_text import hash_text as hash_text
 from app.services.state_text import serialize_state as serialize_state
-from app.services.state_text import state_bytes
 
 
 def is_game_timer(timer: Timer) -> bool:
@@ -180,7 +179,7 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
     for w in writes:
         game, outcome = w.game, w.outcome
         # Encoded piece by piece: what the step did not touch is the text written last time.
-        stored = state_bytes(outcome.state, state_cache.pieces_of(game.id))
+        stored = state_cache.state_text(game.id, outcome.state)
         digest = state_cache.checked_digest(stored, outcome.state)
         base, delta, delta_text = state_cache.stored_against(
             game, outcome.state, len(stored), digest
@@ -203,7 +202,7 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
             }
         )
         # The next step of this game, here, need not read back what it wrote.
-        state_cache.wrote(game, digest, outcome.state, base)
+        state_cache.wrote(game, digest, outcome.state, base, len(stored))
         step_rows.append(
             {
                 "game_id": game.id,

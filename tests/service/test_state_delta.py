@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import copy
 import json
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.services import state_delta
+from app.services import state_cache, state_delta, state_text
 from app.services.state_text import Pieces, serialize_state, state_bytes
 
 scalars = st.one_of(
@@ -109,17 +111,84 @@ def test_an_unchanged_state_has_an_empty_delta_and_a_copy_is_not_a_change() -> N
 @settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_the_pieced_text_is_serialize_state_text(data: st.DataObject) -> None:
-    pieces = Pieces()
-    state = data.draw(base_states)
-    for _ in range(data.draw(st.integers(1, 4))):
-        assert state_bytes(state, pieces) == serialize_state(state).encode("utf-8")
-        state = data.draw(changes(state))
+    # Piecewise from the first byte (the drawn states are small: they would go whole).
+    threshold = data.draw(st.sampled_from([0, state_text.PIECEWISE_TEXT_MIN]))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(state_text, "PIECEWISE_TEXT_MIN", threshold)
+        pieces = Pieces()
+        state = data.draw(base_states)
+        for _ in range(data.draw(st.integers(1, 4))):
+            assert state_bytes(state, pieces) == serialize_state(state).encode("utf-8")
+            assert pieces.size == len(serialize_state(state).encode("utf-8"))
+            state = data.draw(changes(state))
 
 
-def test_a_piece_json_would_spell_otherwise_is_spelt_as_json_does() -> None:
+def test_a_piece_json_would_spell_otherwise_is_spelt_as_json_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(state_text, "PIECEWISE_TEXT_MIN", 0)
     players = {f"p{i}": {"x": 1e-05 if i == 3 else i, "name": f"Zone-{i}"} for i in range(40)}
     state = a_state(players, {"big": 2**70, "tiny": 1e-9})
     pieces = Pieces()
     assert state_bytes(state, pieces) == text(state).encode()
     state = {**state, "players": {**players, "p5": {"x": 5e-324}}}
     assert state_bytes(state, pieces) == text(state).encode()
+
+
+def test_a_small_state_is_encoded_whole_and_a_large_one_keeps_its_pieces() -> None:
+    small = a_state({f"p{i}": {"hp": i} for i in range(40)}, {})
+    pieces = Pieces()
+    state_bytes(small, pieces)  # the first time: piece by piece, its size learnt
+    assert state_bytes(small, pieces) == text(small).encode()
+    assert pieces.size < state_text.PIECEWISE_TEXT_MIN and pieces.weight == 0
+    large = a_state({f"p{i}": {"hp": i, "name": "x" * 40} for i in range(400)}, {})
+    pieces = Pieces()
+    for _ in range(2):
+        assert state_bytes(large, pieces) == text(large).encode()
+        assert pieces.size > state_text.PIECEWISE_TEXT_MIN
+        assert 0.9 * pieces.size < pieces.weight <= pieces.size  # every player's text held
+
+
+def test_the_cache_keeps_states_within_its_byte_budget() -> None:
+    """Counted in bytes of text: many small states fit where a few large ones do."""
+    held = state_cache.StateCache(size=1000, budget=10_000)
+    for i in range(20):
+        state = {"n": i}
+        held.put(f"g{i}", f"h{i}", state, state_cache.Base(f"h{i}", state), 1_000)
+    assert held.weight == 10_000
+    assert sorted(held.pinned([f"g{i}" for i in range(20)])) == [f"h{i}h{i}" for i in range(10, 20)]
+    large = {"n": "large"}
+    held.put("big", "hb", large, state_cache.Base("other", {"n": 0}), 4_000)  # and its base
+    assert held.weight <= 10_000
+    assert "hbother" in held.pinned(["big"]) and len(held.pinned([f"g{i}" for i in range(20)])) == 2
+    held.put("big", "hb", large, state_cache.Base("other", {"n": 0}), 4_000)  # again: once
+    assert held.weight == 8_000 + 2_000
+    held.put("huge", "hh", large, state_cache.Base("hh", large), 50_000)  # alone over it
+    assert list(held.pinned(["huge", "big"])) == ["hhhh"] and held.weight == 50_000
+
+
+row_values = st.recursive(
+    st.one_of(
+        scalars,
+        st.datetimes(timezones=st.sampled_from([None, UTC, timezone(timedelta(hours=8))])),
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def _iso(value: Any) -> str:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(type(value).__name__)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(st.text(max_size=4), row_values, max_size=5), max_size=4))
+def test_a_batch_rows_text_is_json_text(rows: list[dict[str, Any]]) -> None:
+    """The rows a batch sends PostgreSQL are stored as written (``json``): orjson's text
+    must be json's, datetimes as ``isoformat()``, or json writes them."""
+    expected = json.dumps(rows, default=_iso, ensure_ascii=False, separators=(",", ":"))
+    assert state_text.rows_text(rows, _iso) == expected
