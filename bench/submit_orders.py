@@ -52,7 +52,7 @@ from app.db import make_engine, make_sessionmaker  # noqa: E402
 from app.models import OrderRow  # noqa: E402
 from bench import wrk  # noqa: E402
 from bench.pgdb import fresh_database, started_team_battle  # noqa: E402
-from bench.wrk import cpu_seconds  # noqa: E402
+from bench.wrk import cpu_seconds, database_cpu_seconds  # noqa: E402
 
 # Valid deployments (five slots, 30 troops): bodies vary, no Idempotency-Key is sent.
 BODIES = [
@@ -83,6 +83,7 @@ class Result:
     p50_ms: float
     p99_ms: float
     cpu_ms: float = 0.0  # the server's CPU time per request
+    db_cpu_ms: float = 0.0  # PostgreSQL's CPU time per request (all its processes)
 
     @property
     def rps(self) -> float:
@@ -291,13 +292,17 @@ def main() -> None:
                     order = list(endpoints.items())
                     for label, (port, prefix) in order if round_ % 2 == 0 else order[::-1]:
                         before = cpu_seconds(pids[label])
+                        db_before = database_cpu_seconds()
                         r = load(tool, label, port, prefix, targets, clients, args.duration)
                         r.cpu_ms = (cpu_seconds(pids[label]) - before) * 1000 / max(1, r.requests)
+                        db_spent = database_cpu_seconds() - db_before
+                        r.db_cpu_ms = db_spent * 1000 / max(1, r.requests)
                         results.setdefault((label, clients), []).append(r)
                         print(
                             f"  round {round_ + 1} {label:4} {clients:3} clients: {r.rps:7.0f} "
                             f"req/s  p50 {r.p50_ms:7.1f} ms  p99 {r.p99_ms:7.1f} ms  CPU/request "
-                            f"{r.cpu_ms:.2f} ms  non-2xx {r.non2xx}  errors {r.errors}",
+                            f"{r.cpu_ms:.2f} ms (database {r.db_cpu_ms:.2f} ms)  "
+                            f"non-2xx {r.non2xx}  errors {r.errors}",
                             flush=True,
                         )
             orders_after = asyncio.run(count_orders(url))
@@ -333,9 +338,9 @@ def report(
     )
     print(
         "| clients | bare req/s | ours req/s | ratio | bare p99 ms | ours p99 ms | ratio "
-        "| CPU ms/request bare | ours | non-2xx/errors |"
+        "| CPU ms/request bare | ours | database's, bare | ours | non-2xx/errors |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     ratios: dict[int, tuple[float, float]] = {}
     for clients in args.clients:
         bare, ours = results[("bare", clients)], results[("ours", clients)]
@@ -350,7 +355,8 @@ def report(
         print(
             f"| {clients} | {med(bare, 'rps'):.0f} | {med(ours, 'rps'):.0f} | {rps:.2f} "
             f"| {med(bare, 'p99_ms'):.1f} | {med(ours, 'p99_ms'):.1f} | {p99:.2f} "
-            f"| {med(bare, 'cpu_ms'):.2f} | {med(ours, 'cpu_ms'):.2f} | {bad} |"
+            f"| {med(bare, 'cpu_ms'):.2f} | {med(ours, 'cpu_ms'):.2f} "
+            f"| {med(bare, 'db_cpu_ms'):.2f} | {med(ours, 'db_cpu_ms'):.2f} | {bad} |"
         )
     ours_ok = sum(
         r.requests - r.non2xx for (lb, _), rs in results.items() for r in rs if lb == "ours"

@@ -23,6 +23,22 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def database_cpu_seconds() -> float:
+    """CPU time all PostgreSQL processes on this machine have used so far (0 where they
+    cannot be read): what a request costs the database, beside what it costs the server."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name = text[text.find("(") + 1 : text.rfind(")")]
+        if name.startswith(("postgres", "postmaster")):
+            fields = text.rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 LUA = """
 local targets = %(targets)s
 local bodies = %(bodies)s
