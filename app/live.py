@@ -54,6 +54,18 @@ def changed(session: AsyncSession | Session, game_id: str, event_seq: int) -> No
         pending[game_id] = event_seq
 
 
+def _payloads(pending: dict[str, int]) -> list[str]:
+    return [f"{g} {seq}" for g, seq in sorted(pending.items())]
+
+
+def take_notices(session: AsyncSession | Session) -> list[str]:
+    """The notices pending in the session's transaction, as ``pg_notify`` payloads on
+    ``CHANNEL``, for the caller to send in a statement of its own inside that transaction
+    (PostgreSQL; a batch of orders sends them with its write, saving a round trip): no
+    longer pending, so not sent again before COMMIT."""
+    return _payloads(session.info.pop(_PENDING, None) or {})
+
+
 @event.listens_for(Session, "before_commit")
 def _notify_inside_transaction(session: Session) -> None:
     pending: dict[str, int] | None = session.info.get(_PENDING)
@@ -62,7 +74,7 @@ def _notify_inside_transaction(session: Session) -> None:
     # One statement for all the games (a batch of phase closes changes many at once).
     session.execute(
         text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
-        {"channel": CHANNEL, "payloads": [f"{g} {seq}" for g, seq in sorted(pending.items())]},
+        {"channel": CHANNEL, "payloads": _payloads(pending)},
     )
 
 

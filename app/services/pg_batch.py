@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.live import CHANNEL
 from app.services.state_text import rows_text
 
 SQL = """
@@ -71,10 +72,12 @@ revisions_added AS (
            by_player_id varchar, step_seq int, at timestamptz)
     UNION ALL
     SELECT id, 'status', NULL, status, by_role, by_player_id, step_seq, at FROM orders_changed
-    RETURNING 1)
+    RETURNING 1),
+notified AS (
+    SELECT pg_notify($9, p) FROM unnest($8::text[]) AS p)
 SELECT (SELECT count(*) FROM games_updated), (SELECT count(*) FROM steps_added),
        (SELECT count(*) FROM events_added), (SELECT count(*) FROM orders_added),
-       (SELECT count(*) FROM revisions_added)
+       (SELECT count(*) FROM revisions_added), (SELECT count(*) FROM notified)
 """
 
 
@@ -113,7 +116,10 @@ async def write_batch(
     orders: list[dict[str, Any]],
     revisions: list[dict[str, Any]],
     status_changes: list[dict[str, Any]],
+    notices: list[str],
 ) -> None:
+    """Write the rows, and send ``notices`` (``live.take_notices``: delivered at COMMIT,
+    as ever) in the same statement."""
     games, states = _game_rows(game_rows)
     params = (
         games,
@@ -123,8 +129,10 @@ async def write_batch(
         _rows(revisions),
         _rows(status_changes),
         states,
+        notices,
+        CHANNEL,
     )
-    counts = (await conn.exec_driver_sql(SQL, params)).one()
+    counts: tuple[int, ...] = tuple((await conn.exec_driver_sql(SQL, params)).one())
     expected = (len(game_rows), len(step_rows), len(event_rows), len(orders))
-    if tuple(counts[:4]) != expected:
-        raise RuntimeError(f"batch write mismatch: wrote {tuple(counts)}, expected {expected}")
+    if counts[:4] != expected or counts[5] != len(notices):
+        raise RuntimeError(f"batch write mismatch: wrote {counts}, expected {expected}")

@@ -237,8 +237,9 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
     outbox.note_events(session, event_rows)  # posts for public events, written at commit
     changes_of_orders = _order_status_changes(writes)
     if conn.dialect.name == "postgresql":
+        notices = live.take_notices(session)  # sent with the rows: one round trip less
         await pg_batch.write_batch(
-            conn, game_rows, step_rows, event_rows, orders, revisions, changes_of_orders
+            conn, game_rows, step_rows, event_rows, orders, revisions, changes_of_orders, notices
         )
     else:
         await state_cache.write_games(conn, game_rows)
