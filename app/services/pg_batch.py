@@ -2,6 +2,10 @@
 
 Each table's rows travel as one JSON array, unpacked by ``json_to_recordset``, and the
 data-modifying CTEs run as a single statement: one round trip instead of one per table.
+The two UPDATEs also name their rows' keys as an array (``= ANY(ARRAY(…))``): joined to
+a recordset alone (100 rows, the planner assumes) a small or young table was read whole,
+and the prepared statement's plan kept doing so for the connection's life as the table
+grew (every batch of orders scanned all of ``games`` and ``orders``).
 (PostgreSQL checks the revisions' foreign key to the orders inserted beside them at the
 end of the statement.) Everything else uses the portable statements in ``steps.py``;
 the test suite runs both.
@@ -30,6 +34,8 @@ games_updated AS (
            game_id varchar, step_seq int, event_seq int, state int, state_delta int,
            state_hash varchar, state_base varchar, updated_at timestamptz)
      WHERE games.id = x.game_id
+       AND games.id = ANY(ARRAY(
+           SELECT y.game_id FROM json_to_recordset($1::json) AS y(game_id varchar)))
     RETURNING 1),
 steps_added AS (
     INSERT INTO steps (game_id, seq, kind, actor_role, actor_player_id, actor_side, payload, at,
@@ -62,6 +68,7 @@ orders_changed AS (
            id varchar, game_id varchar, status varchar, by_role varchar, by_player_id varchar,
            step_seq int, at timestamptz)
      WHERE orders.id = x.id AND orders.game_id = x.game_id AND orders.status <> x.status
+       AND orders.id = ANY(ARRAY(SELECT y.id FROM json_to_recordset($6::json) AS y(id varchar)))
     RETURNING orders.id, x.status, x.by_role, x.by_player_id, x.step_seq, x.at),
 revisions_added AS (
     INSERT INTO order_revisions (order_id, action, body, status, by_role, by_player_id, step_seq,
