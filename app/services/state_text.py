@@ -29,25 +29,27 @@ def serialize_state(state: Any) -> SerializedJSON:
     exponent, ``0.00001`` for ``1e-05``). Those go the slow way, as does any text that
     merely looks like one. (NaN and infinities, which are not JSON and which
     PostgreSQL refuses, would be written ``null``.)"""
-    try:
-        fast = orjson.dumps(state, option=_ORJSON_STRICT)
-    except TypeError:
-        fast = None
-    if fast is None or _may_be_spelt_otherwise(fast):
-        return SerializedJSON(json.dumps(state, ensure_ascii=False, separators=(",", ":")))
-    return SerializedJSON(fast.decode("utf-8"))
+    return SerializedJSON(_as_json_writes(state, _ORJSON_STRICT, None))
 
 
 def rows_text(rows: Any, default: Any) -> str:
     """``json.dumps(rows, default=default, ensure_ascii=False, separators=(",", ":"))``,
     the same text, by orjson where its text is the same (datetimes included: both write
     ``isoformat()``)."""
+    return _as_json_writes(rows, _ORJSON_ROWS, default)
+
+
+def _as_json_writes(value: Any, option: int, default: Any) -> str:
+    """``json.dumps(value, default=default, ensure_ascii=False, separators=(",", ":"))``:
+    orjson's text where it is the same, json's where orjson refuses ``value`` (a type
+    passed through by ``option``, an integer beyond 64 bits, a non-string key…) or could
+    spell a float otherwise."""
     try:
-        fast = orjson.dumps(rows, option=_ORJSON_ROWS)
+        fast = orjson.dumps(value, option=option)
     except TypeError:
         fast = None
     if fast is None or _may_be_spelt_otherwise(fast):
-        return json.dumps(rows, default=default, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(value, default=default, ensure_ascii=False, separators=(",", ":"))
     return fast.decode("utf-8")
 
 

@@ -178,7 +178,8 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
     revisions: list[dict[str, Any]] = []
     for w in writes:
         game, outcome = w.game, w.outcome
-        # Encoded piece by piece: what the step did not touch is the text written last time.
+        # A large state is encoded piece by piece (what the step did not touch is the text
+        # written last time); a small one whole.
         stored = state_cache.state_text(game.id, outcome.state)
         digest = state_cache.checked_digest(stored, outcome.state)
         base, delta, delta_text = state_cache.stored_against(
