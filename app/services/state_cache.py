@@ -32,11 +32,11 @@ from __future__ import annotations
 import hashlib
 import json
 import weakref
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from sqlalchemy import Row, bindparam, case, event, inspect, null, select, type_coerce, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import Mapper, attributes, defer
@@ -44,6 +44,7 @@ from sqlalchemy.orm.util import identity_key
 
 from app.models import GAMES, Game, SerializedJSON
 from app.services import state_delta
+from app.services.recent import Recent
 from app.services.state_text import Pieces, hash_text, serialize_state, state_bytes
 from app.settings import get_settings
 
@@ -117,22 +118,34 @@ class Held:
     game_id: str
     state: JSON
     base: Base
-    weight: int  # bytes of stored text it stands for (its state's, and its base's if apart)
 
 
 class StateCache:
     """The most recently used states, at most ``size`` of them (0: none kept) and at most
     ``budget`` bytes of their stored text (None: no such bound), and the key each game's
     state last had here (which one to offer as known). Counted in bytes, a server with
-    thousands of small games keeps them all, and one with large ones only a few."""
+    thousands of small games keeps them all, and one with large ones only a few. The text
+    of the states last written (``pieces``) and the games' settings (``settings``) are kept
+    within the same bounds, each on its own."""
 
     def __init__(self, size: int, check: bool = False, budget: int | None = None) -> None:
         self.size = size
         self.check = check
         self.budget = budget
-        self.weight = 0  # bytes of stored text held
-        self._held: OrderedDict[str, Held] = OrderedDict()  # by row key
+        self._held: Recent[str, Held] = Recent(size, budget, self._evicted)  # by row key
         self._latest: dict[str, str] = {}  # game id -> row key
+        self.pieces: Recent[str, Pieces] = Recent(size, budget)  # by game id
+        self.settings: Recent[str, JSON] = Recent(size, budget)  # by their hash
+        self.settings_of: Recent[str, str] = Recent(4 * size)  # game id -> settings hash
+
+    @property
+    def weight(self) -> int:
+        """Bytes of stored text the states held stand for."""
+        return self._held.weight
+
+    def _evicted(self, key: str, held: Held) -> None:
+        if self._latest.get(held.game_id) == key:
+            del self._latest[held.game_id]
 
     def pinned(self, game_ids: Iterable[str]) -> dict[str, Held]:
         """What is held for these games, by row key: the ``known`` parameter of
@@ -143,7 +156,6 @@ class StateCache:
             key = self._latest.get(game_id)
             held = self._held.get(key) if key is not None else None
             if key is not None and held is not None:
-                self._held.move_to_end(key)
                 found[key] = held
         return found
 
@@ -168,25 +180,13 @@ class StateCache:
         # A base apart from its state is about as large again.
         weight = size if base.state is state else 2 * size
         key = digest + base.digest
-        replaced = self._held.pop(key, None)
-        if replaced is not None:
-            self.weight -= replaced.weight
-        self._held[key] = Held(game_id, state, base, weight)
-        self.weight += weight
         self._latest[game_id] = key
-        budget = self.budget
-        while len(self._held) > self.size or (
-            budget is not None and self.weight > budget and len(self._held) > 1
-        ):
-            gone, held = self._held.popitem(last=False)
-            self.weight -= held.weight
-            if self._latest.get(held.game_id) == gone:
-                del self._latest[held.game_id]
+        self._held.put(key, Held(game_id, state, base), weight)
 
     def clear(self) -> None:
-        self._held.clear()
+        for kept in (self._held, self.pieces, self.settings, self.settings_of):
+            kept.clear()
         self._latest.clear()
-        self.weight = 0
 
 
 _cache: StateCache | None = None
@@ -206,65 +206,39 @@ def cache() -> StateCache:
     return _cache
 
 
-_pieces: OrderedDict[str, Pieces] = OrderedDict()  # game id -> its state's text, by piece
-
-
 def state_text(game_id: str, state: JSON) -> bytes:
     """The stored text of the game's new state (``state_text.state_bytes``), pieced
-    together from the text last written here of what the step did not change. The pieces
-    are kept for as many games as the cache holds states, within its byte budget."""
-    held = cache()
-    if held.size <= 0:
+    together from the text last written here of what the step did not change."""
+    kept = cache().pieces
+    if kept.size <= 0:
         return state_bytes(state, None)
-    pieces = _pieces.pop(game_id, None)
-    if pieces is None:
-        pieces = Pieces()
-    else:
-        _pieces_weight[0] -= pieces.weight
+    pieces = kept.pop(game_id) or Pieces()
     text = state_bytes(state, pieces)
-    _pieces[game_id] = pieces
-    _pieces_weight[0] += pieces.weight
-    budget = held.budget
-    while len(_pieces) > held.size or (
-        budget is not None and _pieces_weight[0] > budget and len(_pieces) > 1
-    ):
-        _, gone = _pieces.popitem(last=False)
-        _pieces_weight[0] -= gone.weight
+    kept.put(game_id, pieces, pieces.weight)
     return text
-
-
-_pieces_weight = [0]  # bytes of text held in ``_pieces``
-
-
-_settings: OrderedDict[str, JSON] = OrderedDict()  # by hash
-_settings_of: OrderedDict[str, str] = OrderedDict()  # game id -> hash
 
 
 def pinned_settings(game_id: str) -> dict[str, JSON]:
     """The settings held for the game, by hash (the ``known_settings`` parameter)."""
-    digest = _settings_of.get(game_id)
-    held = _settings.get(digest) if digest is not None else None
+    kept = cache()
+    digest = kept.settings_of.get(game_id)
+    held = kept.settings.get(digest) if digest is not None else None
     return {} if digest is None or held is None else {digest: held}
 
 
 def adopt_settings(game: Game, settings: Any, pinned: dict[str, JSON]) -> None:
     """Give ``game`` (loaded with its settings deferred) its settings: those selected, or
     the pinned ones when they were not sent. Shared like the states: read, never changed."""
+    kept = cache()
     digest = game.settings_hash
     if settings is None and digest is not None and digest in pinned:
         settings = pinned[digest]
-        if cache().check and settings_hash(settings) != digest:
+        if kept.check and settings_hash(settings) != digest:
             raise AssertionError(f"cached settings were changed in place ({digest[:12]})")
-    size = cache().size
-    if digest is not None and settings is not None and size > 0:
-        _settings[digest] = settings
-        _settings.move_to_end(digest)
-        _settings_of[game.id] = digest
-        _settings_of.move_to_end(game.id)
-        while len(_settings) > size:
-            _settings.popitem(last=False)
-        while len(_settings_of) > 4 * size:
-            _settings_of.popitem(last=False)
+    if digest is not None and settings is not None and kept.size > 0:
+        if kept.settings.get(digest) is not settings:  # weighed once, when first held
+            kept.settings.put(digest, settings, len(orjson.dumps(settings)))
+        kept.settings_of.put(game.id, digest)
     attributes.set_committed_value(game, "settings", settings)
 
 
