@@ -94,15 +94,36 @@ _UPDATE_GAME_DELTA = update(GAMES).where(GAMES.c.id == bindparam("game_id")).val
 
 
 async def write_games(conn: AsyncConnection, game_rows: list[dict[str, Any]]) -> None:
-    """``steps.persist_steps``'s game rows, the portable way: two executemany at most."""
+    """``steps.persist_steps``'s game rows, the portable way (SQLite): two executemany at
+    most, each delta padded to its size class (``padded_delta``)."""
     whole = [row for row in game_rows if row["state"] is not None]
     # (A key named after a column would join the SET clause: the base must stay.)
     deltas = [
-        {k: v for k, v in row.items() if k != "state"} for row in game_rows if row["state"] is None
+        {k: padded_delta(v) if k == "state_delta" else v for k, v in row.items() if k != "state"}
+        for row in game_rows
+        if row["state"] is None
     ]
     for statement, rows in ((_UPDATE_GAME, whole), (_UPDATE_GAME_DELTA, deltas)):
         if rows:
             await conn.execute(statement, rows)
+
+
+# SQLite writes a row again whole, its base state's 400 KiB of overflow pages included,
+# whenever an UPDATE changes the row's size; at the same size it writes only the pages whose
+# bytes changed (WAL per order at 1,000 players: 785 KiB against 8 KiB, measured). A step
+# changes the delta's length, and little else of the row's: so the delta's text is padded
+# with spaces (JSON's whitespace: it reads back the same) to the next power of two, at least
+# this many bytes, and the row keeps its size until the delta outgrows its class.
+DELTA_PAD_MIN_BYTES = 4096
+
+
+def padded_delta(text: Any) -> Any:
+    """A delta's JSON text padded to its size class; anything else as it is."""
+    if not isinstance(text, str):
+        return text
+    length = len(text.encode("utf-8"))
+    target = max(DELTA_PAD_MIN_BYTES, 1 << (length - 1).bit_length())
+    return SerializedJSON(text + " " * (target - length))
 
 
 @dataclass(frozen=True, slots=True)

@@ -192,3 +192,16 @@ def test_a_batch_rows_text_is_json_text(rows: list[dict[str, Any]]) -> None:
     must be json's, datetimes as ``isoformat()``, or json writes them."""
     expected = json.dumps(rows, default=_iso, ensure_ascii=False, separators=(",", ":"))
     assert state_text.rows_text(rows, _iso) == expected
+
+
+def test_a_delta_padded_to_its_size_class_reads_back_the_same() -> None:
+    """SQLite keeps a step's row the same size while the delta stays in its class."""
+    for delta in ({"players": {"p1": {"name": "林" * 10}}}, {"log": ["岛" * 3000]}):
+        written = serialize_state(delta)
+        padded = state_cache.padded_delta(written)
+        size = len(padded.encode("utf-8"))
+        assert size >= state_cache.DELTA_PAD_MIN_BYTES and size & (size - 1) == 0
+        assert size >= len(written.encode("utf-8")) and json.loads(padded) == delta
+    small = state_cache.padded_delta(serialize_state({"a": 1}))
+    assert len(small) == len(state_cache.padded_delta(serialize_state({"a": 12345})))
+    assert state_cache.padded_delta(None) is None

@@ -6,6 +6,8 @@ a state drifted far from its base is written whole again, and an undo puts it ba
 from __future__ import annotations
 
 import json
+import sqlite3
+from contextlib import closing
 from datetime import UTC, datetime
 from typing import Any
 
@@ -40,15 +42,17 @@ def island_settings(players: int) -> dict[str, Any]:
     }
 
 
-async def large_game(sm: async_sessionmaker[AsyncSession]) -> tuple[str, list[str], list[str]]:
-    """A started island with ``PLAYERS`` players: its id, six tokens and their player ids."""
+async def large_game(
+    sm: async_sessionmaker[AsyncSession], players: int = PLAYERS
+) -> tuple[str, list[str], list[str]]:
+    """A started island with ``players`` players: its id, six tokens and their player ids."""
     async with sm() as session, session.begin():
         created = await games_service.create_game(
-            session, "island", "large", island_settings(PLAYERS), "Asia/Shanghai", {}, NOW
+            session, "island", "large", island_settings(players), "Asia/Shanghai", {}, NOW
         )
         game = await games_service.load_game(session, created["id"], lock=True)
         tokens = []
-        for i in range(PLAYERS):
+        for i in range(players):
             added = await games_service.add_player(session, game, DIRECTOR, f"p{i}", None, NOW)
             tokens.append(added["token"])
         await games_service.start_game(session, game, DIRECTOR, NOW)
@@ -174,3 +178,30 @@ async def test_an_undo_puts_back_the_state_and_play_goes_on_from_it(
     targets = sorted(o["target"] for o in game.state["orders"].values() if o["type"] == "guard")
     assert targets == sorted([ids[1], ids[3]])
     assert game.state["players"][ids[2]]["food"] == food
+
+
+async def test_on_sqlite_an_order_writes_what_changed_not_the_whole_state_again(
+    sessionmaker: async_sessionmaker[AsyncSession], db_kind: str
+) -> None:
+    """SQLite writes a row again whole when an UPDATE changes its size: a step's delta is
+    padded to a size class, so the order's pages in the write-ahead log are a few, not the
+    base state's (a cost that grew with the roster: issue 23)."""
+    if db_kind != "sqlite":
+        pytest.skip("SQLite's own storage (PostgreSQL keeps an unchanged TOASTed value)")
+    game_id, tokens, ids = await large_game(sessionmaker, players=400)  # a 160 KiB state
+    await guard(sessionmaker, game_id, tokens[0], ids[1])  # the delta's first write
+    state_bytes = len(serialize_state((await stored_row(sessionmaker, game_id)).state).encode())
+    path = sessionmaker.kw["bind"].url.database
+    written = []
+    for a, b in [(1, 2), (2, 3), (3, 4)]:
+        with closing(sqlite3.connect(path)) as log:
+            page = log.execute("PRAGMA page_size").fetchone()[0]
+            assert log.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0  # not busy
+            await guard(sessionmaker, game_id, tokens[a], ids[b])
+            frames = log.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+        written.append(frames * page)
+    # Its step, order, events and their indexes: a dozen pages, where the whole row written
+    # again was three times the state.
+    assert max(written) < state_bytes / 2, (written, state_bytes)
+    game = await stored_row(sessionmaker, game_id)
+    assert text_hash(game.state) == await last_hash(sessionmaker, game_id)
