@@ -73,3 +73,12 @@ def test_the_text_of_the_states_written_is_held_within_the_byte_budget(
     assert len(text) > 16_000
     assert 0 < small_cache.pieces.weight <= 50_000
     assert len(small_cache.pieces) == 50_000 // len(text)
+
+
+def test_settings_orjson_cannot_write_are_held_too(small_cache: state_cache.StateCache) -> None:
+    """A director may put any JSON number in the settings, one beyond 64 bits too."""
+    settings = {"scenario": "big", "seed_bonus": 2**70}
+    game = Game(id="big", settings_hash=state_cache.settings_hash(settings))
+    state_cache.adopt_settings(game, settings, {})
+    assert game.settings == settings
+    assert state_cache.pinned_settings("big") == {game.settings_hash: settings}
