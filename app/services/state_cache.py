@@ -110,7 +110,7 @@ async def write_games(conn: AsyncConnection, game_rows: list[dict[str, Any]]) ->
 
 # SQLite writes a row again whole, its base state's 400 KiB of overflow pages included,
 # whenever an UPDATE changes the row's size; at the same size it writes only the pages whose
-# bytes changed (WAL per order at 1,000 players: 785 KiB against 8 KiB, measured). A step
+# bytes changed (a row of 400 KB: 785 KiB of WAL per commit against 8 KiB, measured). A step
 # changes the delta's length, and little else of the row's: so the delta's text is padded
 # with spaces (JSON's whitespace: it reads back the same) to the next power of two, at least
 # this many bytes, and the row keeps its size until the delta outgrows its class.
