@@ -59,10 +59,12 @@ MIDNIGHT = local(0, DAY + timedelta(days=1)).astimezone(UTC)
 
 
 def island_settings(players: int, side: int) -> dict[str, Any]:
-    """A quiet square island; players stand in pairs, one pair per cell."""
+    """A quiet island ``side`` cells wide; players stand in pairs, one pair per cell of its
+    first ``side`` rows. It has as many rows as it takes to have a cell per player (IS-4:
+    an island takes at most one player per cell)."""
     return {
         "width": side,
-        "height": side,
+        "height": max(side, -(-players // side)),
         "terrains": {"plain": {"encounter_chance": 0.0}},
         "monster_check_times": [],
         "end_when_alive_at_most": 0,
