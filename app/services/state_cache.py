@@ -36,7 +36,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 from sqlalchemy import Row, bindparam, case, event, inspect, null, select, type_coerce, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import Mapper, attributes, defer
@@ -258,18 +257,9 @@ def adopt_settings(game: Game, settings: Any, pinned: dict[str, JSON]) -> None:
             raise AssertionError(f"cached settings were changed in place ({digest[:12]})")
     if digest is not None and settings is not None and kept.size > 0:
         if kept.settings.get(digest) is not settings:  # weighed once, when first held
-            kept.settings.put(digest, settings, _text_length(settings))
+            kept.settings.put(digest, settings, len(serialize_state(settings)))
         kept.settings_of.put(game.id, digest)
     attributes.set_committed_value(game, "settings", settings)
-
-
-def _text_length(document: Any) -> int:
-    """About how many bytes of JSON text ``document`` is (orjson's, json's for what orjson
-    refuses: an integer beyond 64 bits)."""
-    try:
-        return len(orjson.dumps(document))
-    except TypeError:
-        return len(json.dumps(document, ensure_ascii=False).encode("utf-8"))
 
 
 def settings_hash(settings: Any) -> str:
