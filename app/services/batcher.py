@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import defer
 
@@ -34,39 +34,49 @@ from app.db import database_unavailable
 from app.errors import AppError, not_found
 from app.models import Game
 from app.publish.timers import DEADLINE_TIMER_KINDS
-from app.services import state_cache
+from app.services import pg_batch, state_cache
 from app.services.auth import principal_for
 from app.services.orders import order_view, prepare_submission
 from app.services.steps import StepWrite, deadline_due_query, persist_steps
 
 log = logging.getLogger("forumplay.batcher")
 
-# Built once (building it per batch cost as much CPU as running its rows through the ORM):
-# the batch's games, locked in id order, each with whether its deadline has passed.
-_LOCK_GAMES = (
-    select(
-        Game,
+
+def _lock_games(postgresql: bool) -> Select[Any]:
+    """The batch's games, locked in id order, each with whether its deadline has passed.
+    On PostgreSQL the lock also turns sequential scans off for the rest of the transaction
+    (``pg_batch.SEQSCAN_OFF``): every statement of a batch reaches its rows by key, and a
+    plan a pooled connection keeps must not read a table whole once it has grown."""
+    columns: list[Any] = [
         deadline_due_query(
             Game.id,
             bindparam("now", type_=Game.__table__.c.updated_at.type),
             bindparam("kinds", expanding=True),
-        ).exists(),
-        *state_cache.STATE_UNLESS_KNOWN,
+        ).exists()
+    ]
+    if postgresql:
+        columns.append(func.set_config("enable_seqscan", "off", True))
+    return (
+        select(Game, *columns, *state_cache.STATE_UNLESS_KNOWN)
+        .where(Game.id.in_(bindparam("ids", expanding=True)))
+        .order_by(Game.id)
+        # An order needs the state, not the settings or options documents: do not fetch
+        # and decode them for every game of every batch. The state comes beside the row,
+        # or from this process's cache when the row's hash is one it holds
+        # (``state_cache.adopt``).
+        .options(
+            defer(Game.settings, raiseload=True),
+            defer(Game.options, raiseload=True),
+            defer(Game.state),
+            defer(Game.state_delta),
+        )
+        .with_for_update(of=Game)
+        .execution_options(populate_existing=True)
     )
-    .where(Game.id.in_(bindparam("ids", expanding=True)))
-    .order_by(Game.id)
-    # An order needs the state, not the settings or options documents: do not fetch and
-    # decode them for every game of every batch. The state comes beside the row, or from
-    # this process's cache when the row's hash is one it holds (``state_cache.adopt``).
-    .options(
-        defer(Game.settings, raiseload=True),
-        defer(Game.options, raiseload=True),
-        defer(Game.state),
-        defer(Game.state_delta),
-    )
-    .with_for_update(of=Game)
-    .execution_options(populate_existing=True)
-)
+
+
+# Built once (building it per batch cost as much CPU as running its rows through the ORM).
+_LOCK_GAMES = {False: _lock_games(False), True: _lock_games(True)}
 
 
 @dataclass
@@ -175,11 +185,15 @@ class OrderBatcher:
             ids = sorted({item.game_id for item in batch})
             pinned = state_cache.cache().pinned(ids)
             params = {"ids": ids, "now": now, "kinds": list(DEADLINE_TIMER_KINDS)}
-            rows = (await session.execute(_LOCK_GAMES, {**params, "known": list(pinned)})).all()
+            postgresql = session.get_bind().dialect.name == "postgresql"
+            lock = _LOCK_GAMES[postgresql]
+            rows = (await session.execute(lock, {**params, "known": list(pinned)})).all()
+            if postgresql and rows:  # (each row turned them off; without one, none did)
+                session.info[pg_batch.SEQSCAN_OFF] = True
             state_cache.adopt_rows(rows, pinned)
             games: dict[str, Game] = {}
             passed: set[str] = set()
-            for loaded, is_passed, _, _ in rows:
+            for loaded, is_passed, *_ in rows:
                 games[loaded.id] = loaded
                 if is_passed:
                     passed.add(loaded.id)

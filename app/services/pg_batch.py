@@ -2,10 +2,12 @@
 
 Each table's rows travel as one JSON array, unpacked by ``json_to_recordset``, and the
 data-modifying CTEs run as a single statement: one round trip instead of one per table.
-The two UPDATEs also name their rows' keys as an array (``= ANY(ARRAY(…))``): joined to
-a recordset alone (100 rows, the planner assumes) a small or young table was read whole,
-and the prepared statement's plan kept doing so for the connection's life as the table
-grew (every batch of orders scanned all of ``games`` and ``orders``).
+The two UPDATEs reach their rows by primary key, and the statement is planned with
+sequential scans off (``_KEYS_ONLY``): a pooled connection keeps the plan it makes at the
+statement's sixth run for its whole life (a generic plan), and made while ``orders`` was a
+few pages that plan read the whole table on every batch ever after, as it grew. Nothing
+makes it again but ANALYZE, and autovacuum may be off: over a minute of
+bench/submit_orders.py PostgreSQL's CPU per order grew from 0.35 ms to 1.6 ms.
 (PostgreSQL checks the revisions' foreign key to the orders inserted beside them at the
 end of the statement.) Everything else uses the portable statements in ``steps.py``;
 the test suite runs both.
@@ -84,8 +86,19 @@ notified AS (
     SELECT pg_notify($9, p) FROM unnest($8::text[]) AS p)
 SELECT (SELECT count(*) FROM games_updated), (SELECT count(*) FROM steps_added),
        (SELECT count(*) FROM events_added), (SELECT count(*) FROM orders_added),
-       (SELECT count(*) FROM revisions_added), (SELECT count(*) FROM notified)
+       (SELECT count(*) FROM revisions_added), (SELECT count(*) FROM notified),
+       CASE WHEN $10::text IS NOT NULL THEN set_config('enable_seqscan', $10, true) END
 """
+
+# Run before ``SQL`` in its transaction: its rows are planned to be reached by their keys
+# however small the tables are then. ``SQL`` puts the setting back (the value this returns)
+# as it ends, so nothing after it in the transaction is planned without sequential scans.
+_KEYS_ONLY = "SELECT current_setting('enable_seqscan'), set_config('enable_seqscan', 'off', true)"
+
+# A transaction that turned sequential scans off itself, before its first statement (the
+# order batcher's lock, whose every statement reaches its rows by key), says so in its
+# session's ``info``: the write then spares the round trip of ``_KEYS_ONLY``.
+SEQSCAN_OFF = "seqscan_off"
 
 
 def _encode(value: Any) -> str:
@@ -124,9 +137,11 @@ async def write_batch(
     revisions: list[dict[str, Any]],
     status_changes: list[dict[str, Any]],
     notices: list[str],
+    seqscan_off: bool = False,
 ) -> None:
     """Write the rows, and send ``notices`` (``live.take_notices``: delivered at COMMIT,
-    as ever) in the same statement."""
+    as ever) in the same statement. ``seqscan_off``: the transaction has already turned
+    sequential scans off (``SEQSCAN_OFF``), and leaves them off."""
     games, states = _game_rows(game_rows)
     params = (
         games,
@@ -138,8 +153,9 @@ async def write_batch(
         states,
         notices,
         CHANNEL,
+        None if seqscan_off else (await conn.exec_driver_sql(_KEYS_ONLY)).one()[0],
     )
-    counts: tuple[int, ...] = tuple((await conn.exec_driver_sql(SQL, params)).one())
+    counts: tuple[int, ...] = tuple((await conn.exec_driver_sql(SQL, params)).one()[:6])
     expected = (len(game_rows), len(step_rows), len(event_rows), len(orders))
     if counts[:4] != expected or counts[5] != len(notices):
         raise RuntimeError(f"batch write mismatch: wrote {counts}, expected {expected}")

@@ -240,7 +240,15 @@ async def persist_steps(session: AsyncSession, writes: list[StepWrite]) -> None:
     if conn.dialect.name == "postgresql":
         notices = live.take_notices(session)  # sent with the rows: one round trip less
         await pg_batch.write_batch(
-            conn, game_rows, step_rows, event_rows, orders, revisions, changes_of_orders, notices
+            conn,
+            game_rows,
+            step_rows,
+            event_rows,
+            orders,
+            revisions,
+            changes_of_orders,
+            notices,
+            seqscan_off=bool(session.info.get(pg_batch.SEQSCAN_OFF)),
         )
     else:
         await state_cache.write_games(conn, game_rows)

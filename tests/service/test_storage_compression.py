@@ -57,33 +57,33 @@ async def test_the_hot_json_columns_are_lz4_where_the_server_has_it(
 async def test_a_batch_write_looks_its_rows_up_by_key_however_small_the_tables(
     engine: AsyncEngine, db_kind: str
 ) -> None:
-    """The plan a pooled connection keeps for the batch statement (generic): joined to a
-    recordset alone (100 rows, the planner assumes), ``games`` and ``orders`` were read
-    whole by every batch, a cost that grew with the tables. The rows it updates must be
-    looked up by their keys."""
+    """The plan a pooled connection keeps for the batch statement (generic), made as
+    ``write_batch`` makes it: the rows it updates are looked up by their keys even in
+    empty tables (tests/service/test_batch_plans.py: and once the tables have grown)."""
     if db_kind == "sqlite":
         return  # SQLite writes a batch with the portable statements, by key
-    from app.services.pg_batch import SQL
+    from app.services.pg_batch import _KEYS_ONLY, SQL
 
     async with engine.connect() as conn:
         raw = (await conn.get_raw_connection()).driver_connection
         assert raw is not None
         await raw.execute("SET plan_cache_mode = force_generic_plan")
-        types = "text,text,text,text,text,text,text[],text[],text"
+        types = "text,text,text,text,text,text,text[],text[],text,text"
         await raw.execute(f"PREPARE batch_plan({types}) AS {SQL}")
         try:
-            plan = "\n".join(
-                row[0]
-                for row in await raw.fetch(
-                    "EXPLAIN EXECUTE batch_plan('[]','[]','[]','[]','[]','[]','{}','{}','c')"
+            async with raw.transaction():
+                await raw.execute(_KEYS_ONLY)
+                plan = "\n".join(
+                    row[0]
+                    for row in await raw.fetch(
+                        "EXPLAIN EXECUTE batch_plan("
+                        "'[]','[]','[]','[]','[]','[]','{}','{}','c',NULL)"
+                    )
                 )
-            )
         finally:
             await raw.execute("DEALLOCATE batch_plan")
             await raw.execute("RESET plan_cache_mode")
-    # Each table is reached with its keys in hand (``id = ANY(…)``): by its primary key
-    # once it is more than a few pages (a tiny one, as here, may still be read whole,
-    # and the plan is made again when ANALYZE sees it grown).
     for table in ("games", "orders"):
+        assert f"Seq Scan on {table}" not in plan, plan
         scan = plan.split(f"Scan on {table}", 1)[1].split("->", 1)[0]
         assert "(id)::text = ANY" in scan or f"pk_{table}" in scan, plan
