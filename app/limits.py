@@ -76,16 +76,14 @@ class BodyLimit:
         limit = body_limit(scope["method"], scope["path"], default)
         headers = Headers(scope=scope)
         declared = headers.get("content-length")
-        if declared is not None and declared.strip().isdigit():
-            if int(declared) > limit:
-                await _refuse(scope, headers, send, limit)
-                return
-            # The server reads no more than the declared length as this request's body:
-            # nothing to count (most requests; the wrappers below cost them CPU for nothing).
-            await self.app(scope, receive, send)
+        if declared is not None and declared.strip().isdigit() and int(declared) > limit:
+            await _refuse(scope, headers, send, limit)
             return
-        if declared is None and "transfer-encoding" not in headers:
-            await self.app(scope, receive, send)  # no body at all
+        if "transfer-encoding" not in headers and (declared is None or declared.strip().isdigit()):
+            # No body, or one the server reads no further than its declared length: nothing
+            # to count (most requests; the wrappers below cost them CPU for nothing). A
+            # chunked body is counted even beside a Content-Length, which it overrides.
+            await self.app(scope, receive, send)
             return
         received = 0
         refused = False

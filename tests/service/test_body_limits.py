@@ -61,6 +61,26 @@ async def test_a_100_mb_chunked_body_is_refused_unread(client: AsyncClient, rout
     assert ok(await game.get("/orders", "a1")) == []  # and nothing changed
 
 
+async def test_a_chunked_body_is_counted_even_beside_a_small_content_length(
+    client: AsyncClient,
+) -> None:
+    """Transfer-Encoding overrides Content-Length: a small declared length does not let a
+    chunked body past the count."""
+    game = await team_battle(client)
+    body = Counted()
+    response = await client.post(
+        ROUTES["parse"].format(id=game.id),
+        content=body,
+        headers={
+            "Content-Type": "application/json",
+            "Content-Length": "20",
+            "Transfer-Encoding": "chunked",
+        },
+    )
+    _problem_413(response.status_code, response.json(), response.json()["limit"])
+    assert body.sent <= response.json()["limit"] + CHUNK
+
+
 @pytest.mark.parametrize("route", sorted(ROUTES))
 async def test_a_declared_100_mb_body_is_refused_before_any_byte_is_read(
     client: AsyncClient, route: str
