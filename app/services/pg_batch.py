@@ -3,7 +3,7 @@
 Each table's rows travel as one JSON array, unpacked by ``json_to_recordset``, and the
 data-modifying CTEs run as a single statement: one round trip instead of one per table.
 The two UPDATEs reach their rows by primary key, and the statement is planned with
-sequential scans off (``_KEYS_ONLY``): a pooled connection keeps the plan it makes at the
+sequential scans off (``KEYS_ONLY``): a pooled connection keeps the plan it makes at the
 statement's sixth run for its whole life (a generic plan), and made while ``orders`` was a
 few pages that plan read the whole table on every batch ever after, as it grew. Nothing
 makes it again but ANALYZE, and autovacuum may be off: over a minute of
@@ -93,11 +93,11 @@ SELECT (SELECT count(*) FROM games_updated), (SELECT count(*) FROM steps_added),
 # Run before ``SQL`` in its transaction: its rows are planned to be reached by their keys
 # however small the tables are then. ``SQL`` puts the setting back (the value this returns)
 # as it ends, so nothing after it in the transaction is planned without sequential scans.
-_KEYS_ONLY = "SELECT current_setting('enable_seqscan'), set_config('enable_seqscan', 'off', true)"
+KEYS_ONLY = "SELECT current_setting('enable_seqscan'), set_config('enable_seqscan', 'off', true)"
 
 # A transaction that turned sequential scans off itself, before its first statement (the
 # order batcher's lock, whose every statement reaches its rows by key), says so in its
-# session's ``info``: the write then spares the round trip of ``_KEYS_ONLY``.
+# session's ``info``: the write then spares the round trip of ``KEYS_ONLY``.
 SEQSCAN_OFF = "seqscan_off"
 
 
@@ -153,7 +153,7 @@ async def write_batch(
         states,
         notices,
         CHANNEL,
-        None if seqscan_off else (await conn.exec_driver_sql(_KEYS_ONLY)).one()[0],
+        None if seqscan_off else (await conn.exec_driver_sql(KEYS_ONLY)).one()[0],
     )
     counts: tuple[int, ...] = tuple((await conn.exec_driver_sql(SQL, params)).one()[:6])
     expected = (len(game_rows), len(step_rows), len(event_rows), len(orders))

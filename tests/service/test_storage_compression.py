@@ -62,7 +62,7 @@ async def test_a_batch_write_looks_its_rows_up_by_key_however_small_the_tables(
     empty tables (tests/service/test_batch_plans.py: and once the tables have grown)."""
     if db_kind == "sqlite":
         return  # SQLite writes a batch with the portable statements, by key
-    from app.services.pg_batch import _KEYS_ONLY, SQL
+    from app.services.pg_batch import KEYS_ONLY, SQL
 
     async with engine.connect() as conn:
         raw = (await conn.get_raw_connection()).driver_connection
@@ -72,7 +72,7 @@ async def test_a_batch_write_looks_its_rows_up_by_key_however_small_the_tables(
         await raw.execute(f"PREPARE batch_plan({types}) AS {SQL}")
         try:
             async with raw.transaction():
-                await raw.execute(_KEYS_ONLY)
+                await raw.execute(KEYS_ONLY)
                 plan = "\n".join(
                     row[0]
                     for row in await raw.fetch(
