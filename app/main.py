@@ -277,6 +277,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # An unexpected exception is answered here, inside Starlette's ServerErrorMiddleware:
     # that one would answer too, but then re-raise, and the server would drop the
     # keep-alive connection half-open (the client's next request on it was reset).
+    app.add_middleware(orders.FastOrders)  # innermost: everything below sees its requests
     app.add_middleware(UnexpectedErrors)
     app.add_middleware(account_tokens.MethodScope)
     account_tokens.install()

@@ -20,6 +20,7 @@ from app.main import create_app
 from app.migrate import migrate
 from app.settings import Settings
 from app.tables import METADATA
+from tests.service.helpers import served
 from tests.service.web_helpers import Browser
 
 DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432"
@@ -110,12 +111,7 @@ async def client(
     engine: AsyncEngine,
     sessionmaker: async_sessionmaker[AsyncSession],
 ) -> AsyncIterator[AsyncClient]:
-    app = create_app(settings, clock)
-    app.state.engine = engine
-    app.state.sessionmaker = sessionmaker
-    transport = ASGITransport(app=app, raise_app_exceptions=False)
-    async with AsyncClient(transport=transport, base_url="http://test") as http:
-        http.app = app  # type: ignore[attr-defined]
+    async with served(create_app(settings, clock), engine, sessionmaker) as http:
         yield http
 
 

@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from httpx import AsyncClient, Response
+from fastapi import FastAPI
+from httpx import ASGITransport, AsyncClient, Response
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.clock import FakeClock
 from app.scheduler import run_due_timers
+
+
+@contextlib.asynccontextmanager
+async def served(
+    app: FastAPI, engine: AsyncEngine, sessionmaker: async_sessionmaker[AsyncSession]
+) -> AsyncIterator[AsyncClient]:
+    """A client of ``app`` on the test database (``http.app`` is the app)."""
+    app.state.engine = engine
+    app.state.sessionmaker = sessionmaker
+    transport = ASGITransport(app=app, raise_app_exceptions=False)
+    async with AsyncClient(transport=transport, base_url="http://test") as http:
+        http.app = app  # type: ignore[attr-defined]
+        yield http
 
 
 def bearer(token: str | None) -> dict[str, str]:
