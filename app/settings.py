@@ -50,9 +50,10 @@ class Settings(BaseSettings):
         "trips to the database overlap each other's work.",
     )
     order_batch_spawn_at: int = Field(
-        8,
+        4,
         ge=1,
-        description="Orders waiting before another batch is started beside the running one.",
+        description="Orders waiting before another batch is started beside the running one "
+        "(fewer wait for the running batch to finish, and join the next).",
     )
     state_cache_games: int = Field(
         4096,

@@ -13,8 +13,12 @@ answered 503 at once.
 A batch holds at most one order per game; the rest wait for the next batch, so a game's
 orders apply in the order they reached the batcher (concurrent requests promise no order
 between them before that). A few workers run at once, on disjoint games, so one batch's round trips
-to the database overlap another's work. Requests with an Idempotency-Key take the ordinary
-one-request path.
+to the database overlap another's work: another starts once ``spawn_at`` orders wait. A
+worker that finishes while another is mid-batch, and finds fewer than that waiting, stops
+and leaves them to it: they join its next batch, a few moments later, instead of paying a
+batch's statements for one or two orders (at 16 clients, a third of the batches held one
+order, and the server's CPU per order was a quarter higher). Requests with an
+Idempotency-Key take the ordinary one-request path.
 """
 
 from __future__ import annotations
@@ -96,7 +100,7 @@ class OrderBatcher:
         admin_token: str | None,
         max_batch: int = 64,
         max_workers: int = 3,
-        spawn_at: int = 8,
+        spawn_at: int = 4,
     ) -> None:
         self._sessionmaker = sessionmaker
         self._clock = clock
@@ -107,6 +111,7 @@ class OrderBatcher:
         self._queue: list[_Submission] = []
         self._workers: set[asyncio.Task[None]] = set()
         self._busy_games: set[str] = set()
+        self._running = 0  # workers inside a batch's transaction
 
     async def submit(
         self, game_id: str, token: str | None, body: dict[str, Any], english: bool = False
@@ -135,6 +140,10 @@ class OrderBatcher:
 
     async def _drain_queue(self) -> None:
         while True:
+            if self._running and len(self._queue) < self._spawn_at:
+                # Another worker is mid-batch and takes what queued when it is done: a
+                # few orders make a better batch then than a batch of their own now.
+                return
             batch: list[_Submission] = []
             later: list[_Submission] = []
             games: set[str] = set()
@@ -150,7 +159,11 @@ class OrderBatcher:
                 return  # what is left belongs to games another worker holds: it takes them
             self._busy_games |= games
             try:
-                await self._run(batch)
+                self._running += 1
+                try:
+                    await self._run(batch)
+                finally:
+                    self._running -= 1
             except Exception as error:
                 if database_unavailable(error):
                     # The database is away: this batch, and every order queued behind it,

@@ -117,3 +117,50 @@ async def test_a_failed_batch_is_retried_order_by_order(
     for game, response in zip(games, responses, strict=True):
         assert ok(response, 201)["status"] == "pending"
         assert await stored(sessionmaker, game) == 1
+
+
+async def test_a_worker_leaves_a_few_waiting_orders_to_the_batch_still_running(
+    client: AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that finishes while another is mid-batch does not write the one or two
+    orders that queued meanwhile as a batch of their own: they join the running worker's
+    next batch (a batch's statements cost nearly the same for one order as for eight)."""
+    batcher = client.app.state.batcher  # type: ignore[attr-defined]
+    assert batcher._spawn_at == 4
+    sizes: list[int] = []
+    gates = [asyncio.Event() for _ in range(3)]
+    reached = [asyncio.Event() for _ in range(3)]
+    original = batcher_module.persist_steps
+
+    async def gated(session: Any, writes: list[Any]) -> None:
+        turn = len(sizes)
+        sizes.append(len(writes))
+        reached[turn].set()
+        await gates[turn].wait()
+        await original(session, writes)
+
+    games = [await team_battle(client) for _ in range(7)]
+    monkeypatch.setattr(batcher_module, "persist_steps", gated)
+
+    def submit(game: Game) -> asyncio.Task[dict[str, Any]]:
+        return asyncio.create_task(batcher.submit(game.id, game.token("a1"), GOOD))
+
+    first = submit(games[0])
+    await reached[0].wait()  # worker 1 is writing a batch of one
+    backed_up = [submit(g) for g in games[1:5]]
+    for _ in range(100):  # four waiting start worker 2, which takes them
+        if len(batcher._busy_games) == 5:
+            break
+        await asyncio.sleep(0)  # (a turn of the loop, not a wait)
+    assert len(batcher._busy_games) == 5 and not batcher._queue
+    few = [submit(g) for g in games[5:7]]  # two more: too few for a third worker
+    gates[0].set()
+    await first
+    # Worker 1 is done; worker 2 is still writing: the two wait for it.
+    assert sizes[2:] == [] and not any(t.done() for t in few)
+    assert len(batcher._workers) == 1
+    gates[1].set()
+    gates[2].set()
+    for task in [*backed_up, *few]:
+        assert (await task)["status"] == "pending"
+    assert sizes == [1, 4, 2]
