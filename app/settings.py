@@ -50,7 +50,7 @@ class Settings(BaseSettings):
         "trips to the database overlap each other's work.",
     )
     order_batch_spawn_at: int = Field(
-        4,
+        8,
         ge=1,
         description="Orders waiting before another batch is started beside the running one "
         "(fewer wait for the running batch to finish, and join the next).",

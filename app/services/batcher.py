@@ -100,7 +100,7 @@ class OrderBatcher:
         admin_token: str | None,
         max_batch: int = 64,
         max_workers: int = 3,
-        spawn_at: int = 4,
+        spawn_at: int = 8,
     ) -> None:
         self._sessionmaker = sessionmaker
         self._clock = clock
