@@ -56,8 +56,8 @@ def _batched(headers: Headers, body: dict[str, Any]) -> bool:
     return "Idempotency-Key" not in headers and not text_orders.in_words(body)
 
 
-def _english(request: Request) -> bool:
-    return prefers_english(request.headers.get("accept-language"))
+def _english(headers: Headers) -> bool:
+    return prefers_english(headers.get("accept-language"))
 
 
 @router.post("/orders", status_code=201, response_model=Order, responses=GAME_WRITE)
@@ -65,7 +65,7 @@ async def submit_order(
     request: Request, game_id: str, token: ReadToken, body: Submitted
 ) -> JSONResponse:
     """Submit an order for yourself (or your side), as JSON or in words."""
-    english = _english(request)
+    english = _english(request.headers)
     if request.app.state.settings.order_batching and _batched(request.headers, body):
         order = await request.app.state.batcher.submit(game_id, token, body, english)
         return _Accepted(order, status_code=201)  # already plain JSON values
@@ -87,7 +87,7 @@ async def parse_orders(
     request: Request, game_id: str, token: Token, body: TextOrders
 ) -> JSONResponse:
     """Read orders written in words and say how they were understood; changes nothing."""
-    english = _english(request)
+    english = _english(request.headers)
 
     async def action(session: AsyncSession, game: Game, principal: Principal) -> Any:
         return await text_orders.parse(session, game, principal, body.text, english)
@@ -213,7 +213,7 @@ class FastOrders:
         # and the path parameters.
         scope["route"] = _SUBMIT
         scope["path_params"] = {"game_id": game_id}
-        english = prefers_english(headers.get("accept-language"))
+        english = _english(headers)
         try:
             order = await app.state.batcher.submit(game_id, token, body, english)
         except Exception as error:

@@ -111,7 +111,7 @@ class OrderBatcher:
         self._queue: list[_Submission] = []
         self._workers: set[asyncio.Task[None]] = set()
         self._busy_games: set[str] = set()
-        self._running = 0  # workers inside a batch's transaction
+        self._running = 0  # workers writing a batch (or retrying its orders one by one)
 
     async def submit(
         self, game_id: str, token: str | None, body: dict[str, Any], english: bool = False
@@ -158,12 +158,9 @@ class OrderBatcher:
             if not batch:
                 return  # what is left belongs to games another worker holds: it takes them
             self._busy_games |= games
+            self._running += 1  # (until it loops again: retries included)
             try:
-                self._running += 1
-                try:
-                    await self._run(batch)
-                finally:
-                    self._running -= 1
+                await self._run(batch)
             except Exception as error:
                 if database_unavailable(error):
                     # The database is away: this batch, and every order queued behind it,
@@ -188,6 +185,7 @@ class OrderBatcher:
                         if not item.future.done():
                             item.future.set_exception(error)
             finally:
+                self._running -= 1
                 self._busy_games -= games
 
     async def _run(self, batch: list[_Submission]) -> None:
