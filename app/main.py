@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import observability
+from app import gc_policy, observability
 from app.accounts import tokens as account_tokens
 from app.api import (
     access,
@@ -176,6 +176,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         # What exists after start-up lives as long as the process: keep the cyclic garbage
         # collector from walking it again and again (full collections showed as latency).
         gc.freeze()
+        tasks: list[asyncio.Task[None]] = []
+        if settings.gc_freeze_seconds > 0:
+            collector = gc_policy.Collector(settings.gc_full_seconds)
+            tasks.append(asyncio.create_task(collector.loop(settings.gc_freeze_seconds)))
         task = None
         if settings.scheduler_enabled:
             task = asyncio.create_task(
@@ -188,7 +192,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     render_posts=settings.scheduler_renders_posts,
                 )
             )
-        tasks = [task] if task is not None else []
+        if task is not None:
+            tasks.append(task)
         if settings.publish_worker_enabled:
             worker = DeliveryWorker(app.state.sessionmaker, clock, settings)
             tasks.append(asyncio.create_task(worker.loop()))
