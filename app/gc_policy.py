@@ -8,12 +8,14 @@ up to 4,096 decoded game states (``state_cache``), and every order replaces one:
 second, 30 to 100 ms each in which no request was answered — the tail (p99) of the
 order endpoint.
 
-So once a second (``GC_FREEZE_SECONDS``) a ``Collector`` collects what is not frozen —
-the objects made since its last tick, and only those — and then freezes what survived.
-The collector's own collections then find almost nothing to walk. What survived a tick
-and only later becomes garbage inside a reference cycle (rare: a cycle usually dies
-young) waits for the full collection every ``GC_FULL_SECONDS``: everything is unfrozen,
-collected once, and frozen again.
+So four times a second (``GC_FREEZE_SECONDS``) a ``Collector`` collects what is not
+frozen — the objects made since its last tick, and only those: a few ms — and then
+freezes what survived. The interpreter's own collections then find almost nothing to
+walk. (Once a second, a tick took 8 to 14 ms, and the p99 was 28–33 ms against 24–25.)
+Under load a process kept the same memory for minutes. What survived a tick and only
+later becomes garbage inside a reference cycle (rare: a cycle usually dies young) waits
+for the full collection every ``GC_FULL_SECONDS``: everything is unfrozen, collected
+once, and frozen again.
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ class Settings(BaseSettings):
         "(fewer wait for the running batch to finish, and join the next).",
     )
     gc_freeze_seconds: float = Field(
-        1.0,
+        0.25,
         ge=0,
         description="How often the process collects the objects made since the last time "
         "and freezes what survived, so that the cyclic garbage collector's full passes "
