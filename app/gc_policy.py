@@ -14,8 +14,12 @@ freezes what survived. The interpreter's own collections then find almost nothin
 walk. (Once a second, a tick took 8 to 14 ms, and the p99 was 28–33 ms against 24–25.)
 Under load a process kept the same memory for minutes. What survived a tick and only
 later becomes garbage inside a reference cycle (rare: a cycle usually dies young) waits
-for the full collection every ``GC_FULL_SECONDS``: everything is unfrozen, collected
-once, and frozen again.
+for the full collection every ``GC_FULL_SECONDS`` (a minute): everything is unfrozen,
+collected once, and frozen again. A minute, not longer, because what such a cycle holds
+is held as long: a SQLite cursor once kept the database's write lock until the collector
+freed it (app/db.py closes that one itself now), and nothing may wait on the collector
+for ten minutes. The interpreter's own schedule promised no bound at all: an idle
+process may not collect for hours.
 """
 
 from __future__ import annotations

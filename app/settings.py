@@ -63,10 +63,10 @@ class Settings(BaseSettings):
         "(a pause for every request) walk almost nothing (0: the interpreter's own schedule).",
     )
     gc_full_seconds: float = Field(
-        600.0,
+        60.0,
         gt=0,
         description="How often everything is unfrozen and collected once: a cycle that "
-        "became garbage after it was frozen is freed then.",
+        "became garbage after it was frozen is freed then, with anything it holds.",
     )
     state_cache_games: int = Field(
         4096,
