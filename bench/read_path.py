@@ -43,6 +43,7 @@ from app.services.auth import Principal, principal_for  # noqa: E402
 from bench import wrk  # noqa: E402
 from bench.pgdb import TB_SETTINGS, fresh_database  # noqa: E402
 from bench.submit_orders import Result, stop, verdict, wait_ready  # noqa: E402
+from bench.webhook_sink import free_socket  # noqa: E402
 from bench.wrk import cpu_seconds  # noqa: E402
 
 THROUGHPUT_TARGET = 0.8  # ours / bare req/s at 64 clients, at least
@@ -86,15 +87,6 @@ async def create_games(url: str, count: int) -> list[dict[str, str]]:
 
 
 # ----- servers ----------------------------------------------------------------------------
-
-
-def bound_socket() -> socket.socket:
-    """A listening socket on a port the OS chose (handed to uvicorn with ``--fd``)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(1024)
-    return sock
 
 
 def start_server(target: str, sock: socket.socket, url: str) -> subprocess.Popen[bytes]:
@@ -160,7 +152,7 @@ def main() -> None:
     tool = "wrk"
     runner = run_wrk
     servers: list[subprocess.Popen[bytes]] = []
-    sockets = [bound_socket(), bound_socket()]
+    sockets = [free_socket(1024), free_socket(1024)]
     ours_port, bare_port = (s.getsockname()[1] for s in sockets)
     scenarios = [(r, a) for r in args.routes for a in args.audiences]
     results: dict[tuple[str, str, int], tuple[Result, Result]] = {}

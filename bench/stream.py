@@ -42,6 +42,7 @@ from app.services import games as games_service  # noqa: E402
 from app.services import orders as orders_service  # noqa: E402
 from app.services.auth import PlayerInfo, Principal  # noqa: E402
 from bench.pgdb import TB_SETTINGS, fresh_database, sqlite_database  # noqa: E402
+from bench.webhook_sink import free_socket  # noqa: E402
 
 TARGET_P99 = 1.0
 DEPLOY = {"type": "deploy", "troops": [6, 6, 6, 6, 6]}
@@ -73,17 +74,9 @@ async def make_game(url: str) -> tuple[str, str, str, str]:
     return created["id"], created["director_token"], tokens[0]["token"], tokens[1]["token"]
 
 
-def bound_socket() -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(4096)
-    return sock
-
-
 @contextmanager
 def serve(command: list[str], env: dict[str, str]) -> Iterator[int]:
-    sock = bound_socket()
+    sock = free_socket(4096)
     port = sock.getsockname()[1]
     process = subprocess.Popen(
         [*command, "--fd", str(sock.fileno())]

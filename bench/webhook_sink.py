@@ -106,11 +106,20 @@ class WebhookSink:
         await send({"type": "http.response.body", "body": payload})
 
 
-def free_socket() -> socket.socket:
-    """A listening socket on a port the OS chose (never a fixed port)."""
+def free_socket(backlog: int | None = None) -> socket.socket:
+    """A socket bound to a port the OS chose (never a fixed port), listening if ``backlog``
+    is given (a server handed it with ``--fd`` does not listen itself).
+
+    With TCP_NODELAY, which the connections it accepts inherit. Without it each answer's
+    second write (uvicorn sends the head and the body apart) waited for the client's
+    delayed ACK: 40 ms a request on a kept-alive connection. The event loop sets it on
+    the connections of a socket it made itself (``--port``), not on one made like this."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind(("127.0.0.1", 0))
+    if backlog is not None:
+        sock.listen(backlog)
     return sock
 
 

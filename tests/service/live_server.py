@@ -31,8 +31,12 @@ START_TIMEOUT = 60.0
 
 
 def _bound_socket() -> socket.socket:
+    # TCP_NODELAY, inherited by every connection it accepts: the event loop sets it only
+    # on sockets it made itself, and without it a kept-alive connection's every answer
+    # after the first waited 40 ms for the client's delayed ACK (bench/webhook_sink.py).
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     return sock
