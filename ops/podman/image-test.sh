@@ -103,7 +103,13 @@ wait_healthy "$compose" "_app_2"
 wait_healthy "$compose" "_proxy_"
 wait "$up_pid"
 [ "$(cat "$work/up.rc")" = 0 ] || { cat "$work/up.log"; exit 1; }
-"$python" "$here/play.py" "http://127.0.0.1:$port"
+"$python" "$here/play.py" "http://127.0.0.1:$port" || {
+  # What each container said last: a failed game says why only there.
+  for c in $(podman ps -aq --filter "$compose"); do
+    echo "--- $(podman inspect -f '{{.Name}}' "$c")"; podman logs --tail 30 "$c" 2>&1
+  done
+  exit 1
+}
 proxy=$(podman ps -q --filter "$compose" --filter "label=com.docker.compose.service=proxy")
 replicas=$(podman logs "$proxy" 2>/dev/null | grep -o 'upstream=[0-9.:]*' | sort -u | wc -l)
 echo "the proxy spread the game's requests over $replicas replicas"
