@@ -204,10 +204,9 @@ class LanedTransport(httpx.AsyncBaseTransport):
 
     As many connections as one pool of ``lanes * per_lane``, at a fraction of the CPU:
     httpcore's pool looks at every connection it holds each time a request starts or ends
-    (an expiry check, a readability poll of each idle socket), and closes every idle one
-    beyond its keep-alive limit, so a delivery pass of 100 sends through one pool of 100
-    spent more CPU in the pool than in sending, and opened most of its connections anew
-    (bench/README.md, issue 23)."""
+    (an expiry check, a readability poll of each idle socket), so through one pool of 100 a
+    delivery pass of 100 sends spent a third of the worker's CPU assigning requests to
+    connections (bench/README.md, issue 23)."""
 
     def __init__(self, lanes: int = 20, per_lane: int = 5) -> None:
         limits = httpx.Limits(max_connections=per_lane, max_keepalive_connections=per_lane)
