@@ -60,11 +60,17 @@ async def server() -> AsyncIterator[Server]:
         await listener.wait_closed()
 
 
-async def test_a_pass_of_100_sends_reuses_the_connections_of_the_last_one(
-    server: Server, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No proxy named in the environment: the client's own connections are used."""
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.mark.usefixtures("no_proxy")
+async def test_a_pass_of_100_sends_reuses_the_connections_of_the_last_one(
+    server: Server,
+) -> None:
     url = f"http://127.0.0.1:{server.port}/hook"
     async with make_http_client(allow_private_urls=True) as http:
         for _ in range(3):  # three delivery passes, each of 100 sends at once
@@ -90,9 +96,8 @@ async def test_a_proxy_named_in_the_environment_is_used(
     assert server.request_lines == ["POST http://hooks.example.org/hook HTTP/1.1"]
 
 
-async def test_a_failed_connection_frees_its_lane(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
-        monkeypatch.delenv(name, raising=False)
+@pytest.mark.usefixtures("no_proxy")
+async def test_a_failed_connection_frees_its_lane() -> None:
     probe = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
     port = probe.sockets[0].getsockname()[1]
     probe.close()
