@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import weakref
@@ -30,6 +29,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
+from app import gc_policy
 from app.models import EVENTS, GAMES
 
 CHANNEL = "forumplay_events"
@@ -193,9 +193,9 @@ class Hub:
         # A stream lives for hours: what exists now (its connection, request, task) is
         # long-lived, and thousands of them made every full collection of the cyclic
         # garbage collector walk them all — a pause of up to a second in the middle of a
-        # broadcast. Frozen objects are still freed by reference counting; freezing is
-        # cheap (it moves the generations' lists, no walk).
-        gc.freeze()
+        # broadcast. Under the process's collector (app/gc_policy.py) there is only its
+        # one full pass a minute; without it, freeze them.
+        gc_policy.keep_long_lived()
         return subscription
 
     def unsubscribe(self, subscription: Subscription) -> None:

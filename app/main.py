@@ -177,9 +177,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         # collector from walking it again and again (full collections showed as latency).
         gc.freeze()
         tasks: list[asyncio.Task[None]] = []
-        if settings.gc_freeze_seconds > 0:
+        if settings.gc_full_seconds > 0:
             collector = gc_policy.Collector(settings.gc_full_seconds)
-            tasks.append(asyncio.create_task(collector.loop(settings.gc_freeze_seconds)))
+            tasks.append(asyncio.create_task(collector.loop()))
         task = None
         if settings.scheduler_enabled:
             task = asyncio.create_task(

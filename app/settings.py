@@ -55,18 +55,13 @@ class Settings(BaseSettings):
         description="Orders waiting before another batch is started beside the running one "
         "(fewer wait for the running batch to finish, and join the next).",
     )
-    gc_freeze_seconds: float = Field(
-        0.25,
-        ge=0,
-        description="How often the process collects the objects made since the last time "
-        "and freezes what survived, so that the cyclic garbage collector's full passes "
-        "(a pause for every request) walk almost nothing (0: the interpreter's own schedule).",
-    )
     gc_full_seconds: float = Field(
         60.0,
-        gt=0,
-        description="How often everything is unfrozen and collected once: a cycle that "
-        "became garbage after it was frozen is freed then, with anything it holds.",
+        ge=0,
+        description="How often the process runs the cyclic garbage collector's full pass "
+        "itself, the only one: what survived since start-up is walked then, and the reference "
+        "cycles among it that became garbage are freed, with what they hold. What existed at "
+        "start-up is frozen, never walked again (0: the interpreter's own schedule).",
     )
     state_cache_games: int = Field(
         4096,
