@@ -137,6 +137,7 @@ def publish_worker() -> None:
 
 async def _workers() -> None:
     """The delivery worker and the chat bots' outbox, on one engine."""
+    from app import gc_policy
     from app.chat.worker import ChatWorker
     from app.db import make_engine, make_sessionmaker
     from app.publish.worker import DeliveryWorker
@@ -148,12 +149,15 @@ async def _workers() -> None:
         settings.database_url, settings.db_pool_size, pool_overflow=settings.db_pool_overflow
     )
     sessionmaker, clock = make_sessionmaker(engine), SystemClock()
+    collector = gc_policy.serve(settings.gc_full_seconds)  # as the app's own process does
     try:
         await asyncio.gather(
             DeliveryWorker(sessionmaker, clock, settings).loop(),
             ChatWorker(sessionmaker, clock, settings, describe_event).loop(),
         )
     finally:
+        if collector is not None:
+            collector.cancel()
         await engine.dispose()
 
 

@@ -124,3 +124,14 @@ class Collector:
                 self.tick()
         finally:
             self.stop()
+
+
+def serve(full_every: float) -> asyncio.Task[None] | None:
+    """A serving process's collection, from now on (the app's start-up, the delivery
+    worker's): freeze what exists — it lives as long as the process — and, unless
+    ``full_every`` is 0 (the interpreter's own schedule), run a collector. The task is the
+    caller's to cancel when the process stops serving."""
+    gc.freeze()
+    if full_every <= 0:
+        return None
+    return asyncio.create_task(Collector(full_every).loop())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 from collections.abc import AsyncIterator
 from typing import Any, Literal
@@ -175,11 +174,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         await app.state.hub.start()
         # What exists after start-up lives as long as the process: keep the cyclic garbage
         # collector from walking it again and again (full collections showed as latency).
-        gc.freeze()
-        tasks: list[asyncio.Task[None]] = []
-        if settings.gc_full_seconds > 0:
-            collector = gc_policy.Collector(settings.gc_full_seconds)
-            tasks.append(asyncio.create_task(collector.loop()))
+        collector = gc_policy.serve(settings.gc_full_seconds)
+        tasks: list[asyncio.Task[None]] = [] if collector is None else [collector]
         task = None
         if settings.scheduler_enabled:
             task = asyncio.create_task(

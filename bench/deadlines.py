@@ -221,7 +221,9 @@ async def check_phases(conn: asyncpg.Connection, prefix: str) -> dict[str, int]:
 async def worker_main(url: str, start_iso: str, interval: float, batch: int) -> None:
     """One scheduler process: connect, say "ready", wait for "go", then run the service's
     deadline loop with a real clock that starts at ``start_iso`` until terminated."""
+    from app import gc_policy
     from app.scheduler import scheduler_loop
+    from app.settings import get_settings
 
     engine = make_engine(url, pool_size=2)
     sessionmaker = make_sessionmaker(engine)
@@ -230,9 +232,13 @@ async def worker_main(url: str, start_iso: str, interval: float, batch: int) -> 
     print("ready", flush=True)
     await asyncio.to_thread(sys.stdin.readline)
     clock = OffsetClock(datetime.fromisoformat(start_iso))
+    # The service runs its scheduler in the app's process, under its collection policy.
+    collector = gc_policy.serve(get_settings().gc_full_seconds)
     try:
         await scheduler_loop(sessionmaker, clock, interval, batch)
     finally:
+        if collector is not None:
+            collector.cancel()
         await engine.dispose()
 
 

@@ -36,7 +36,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from app.kit.formats import FORMATTERS
+from app.kit.formats import FORMATTERS, Text
 from app.kit.post_parts import Ctx, GameInfo, Group, PostDraft, PublicEvent, RosterEntry, Section
 from app.kit.posts import DEFAULT_POSTS, Posts, event_line, plain_post
 from app.kit.words import Words
@@ -132,9 +132,20 @@ def _post(
     return PostDraft(kind=kind, title=title, bodies=bodies, thread_title=title if stage else None)
 
 
-# The format a post is planned in: its title (plain text, the same in every format) and
-# whether it has anything to say, without laying it out.
-PLAN_FORMAT = "text"
+class _Planning(Text):
+    """The format a post is planned in: its title (plain text, ``Ctx.raw``: the same in
+    every format) and whether it has anything to say, without laying it out. Neither
+    depends on how its text is escaped, and this text is never shown, so nothing is
+    escaped (five expressions a value in the text format: a third of the planning, which
+    runs inside the transaction that closes a phase)."""
+
+    name = "plan"
+
+    def _escape(self, text: str) -> str:
+        return text
+
+
+PLANNING = _Planning()
 
 
 @dataclass(frozen=True)
@@ -156,8 +167,8 @@ def plan_posts(
     game_posts = _posts(game.ruleset)
     words = _words(game.ruleset)
     for group in group_events(events, game_posts):
-        ctx = Ctx(game, FORMATTERS[PLAN_FORMAT], words)
-        title, sections = _build(ctx, game_posts, group, deadline)
+        ctx = Ctx(game, PLANNING, words)
+        title, sections = _build(ctx, game_posts, group, deadline, planning=True)
         if all(s.empty() for s in sections):
             continue
         stage = group.kind in STAGES or group.kind in game_posts.stages
@@ -205,8 +216,11 @@ def posts_for_events(
 
 
 def _build(
-    ctx: Ctx, posts: Posts, group: Group, deadline: datetime | None
+    ctx: Ctx, posts: Posts, group: Group, deadline: datetime | None, planning: bool = False
 ) -> tuple[str, list[Section]]:
+    """The post's title and sections. ``planning``: only the title and whether any section
+    says something are wanted, so the close's receipts, which only add to a post that
+    already says something, are left out then."""
     if group.kind == "receipts":
         return receipts_post(ctx, group)
     if group.kind == "notice":
@@ -225,7 +239,8 @@ def _build(
             title = ctx.raw("title.seed_revealed", title=ctx.game.title)
         sections.extend(_seed_sections(ctx, group))
     if any(e.kind in RECEIPTS for e in group.events):  # the close's receipts, last
-        sections.extend(receipt_sections(ctx, group, within=True))
+        if not (planning and any(not s.empty() for s in sections)):
+            sections.extend(receipt_sections(ctx, group, within=True))
     return title, sections
 
 
