@@ -49,10 +49,8 @@ from collections.abc import Awaitable, Callable
 # grows by one per young (generation 1) collection, so this is never reached.
 NEVER = 1 << 30
 
-_running = 0
-_saved: tuple[int, int, int] | None = None
-
-
+_running = 0  # collectors running in this process
+_saved: tuple[int, int, int] | None = None  # the thresholds the first one found
 _lock = threading.Lock()  # a test's live server runs its app on a thread of its own
 
 
@@ -70,7 +68,8 @@ def _release() -> None:
     global _running, _saved
     with _lock:
         _running -= 1
-        if _running == 0 and _saved is not None:
+        if _running == 0:
+            assert _saved is not None
             gc.set_threshold(*_saved)
             _saved = None
 

@@ -165,11 +165,12 @@ def _entries(before: _Entries | None, value: dict[Any, Any]) -> _Entries | None:
                 return None
             texts[i] = b"," + text
         return _Entries(keys, values, texts)
-    known = (
-        {}
-        if before is None
-        else dict(zip(before.keys, zip(before.values, before.texts, strict=True), strict=True))
-    )
+    known: dict[Any, tuple[Any, bytes]] = {}
+    if before is not None:  # keys added, removed or moved: each entry found by its key
+        for held_key, held_value, held_text in zip(
+            before.keys, before.values, before.texts, strict=True
+        ):
+            known[held_key] = (held_value, held_text)
     texts = []
     for entry_key, entry_value in zip(keys, values, strict=True):
         held = known.get(entry_key)
